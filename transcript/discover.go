@@ -1,0 +1,171 @@
+package transcript
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Discovery bounds: a store may hold years of sessions, and discovery runs
+// before the agent starts, so it must stay cheap whatever the store size.
+const (
+	maxScanFiles   = 2000      // candidate files examined per List/CreatedSince
+	maxFindEntries = 50000     // directory entries examined per Find
+	headerLines    = 64        // lines read to find a session's id and cwd
+	headerLineMax  = 128 << 10 // longer header lines are skipped
+	createdSlack   = 2 * time.Second
+)
+
+// canonical resolves p to an absolute path without symlinks.
+func canonical(p string) (string, bool) {
+	if p == "" {
+		return "", false
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", false
+	}
+	return real, true
+}
+
+// sameDir reports whether a recorded cwd is the checkout. It fails closed:
+// when either path cannot be resolved the answer is no.
+func sameDir(recorded, checkoutCanon string) bool {
+	c, ok := canonical(recorded)
+	return ok && checkoutCanon != "" && c == checkoutCanon
+}
+
+// scanHeader calls fn with each valid JSON record among the first
+// headerLines lines of path (lines over maxLine bytes are skipped) until fn
+// returns false. The file is opened read-only.
+func scanHeader(path string, maxLine int, fn func(rec []byte) bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("open session header: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	var acc []byte
+	for n := 0; n < headerLines; n++ {
+		line, tooLong, err := readBoundedLine(br, maxLine, acc[:0])
+		acc = line[:0]
+		if !tooLong && jsonValid(line) && !fn(line) {
+			return nil
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read session header: %w", err)
+		}
+	}
+	return nil
+}
+
+// readBoundedLine reads one line into buf, keeping at most max bytes.
+func readBoundedLine(br *bufio.Reader, max int, buf []byte) ([]byte, bool, error) {
+	tooLong := false
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(buf)+len(frag) > max+1 {
+			tooLong = true
+		} else {
+			buf = append(buf, frag...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return trimLine(buf), tooLong, err
+	}
+}
+
+func trimLine(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// validID reports whether id can name a session file: a non-empty single
+// path element of safe characters.
+func validID(id string) bool {
+	if id == "" || len(id) > 256 {
+		return false
+	}
+	for _, r := range id {
+		ok := r == '-' || r == '_' || r == '.' || (r >= '0' && r <= '9') ||
+			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+		if !ok {
+			return false
+		}
+	}
+	return id != "." && id != ".."
+}
+
+// statSession fills the file facts of a session.
+func statSession(s Session) (Session, bool) {
+	st, err := os.Stat(s.Path)
+	if err != nil || !st.Mode().IsRegular() {
+		return s, false
+	}
+	s.ModTime, s.Size = st.ModTime(), st.Size()
+	return s, true
+}
+
+// newestFirst orders sessions by modification time, newest first.
+func newestFirst(ss []Session) {
+	sort.SliceStable(ss, func(i, j int) bool {
+		if !ss[i].ModTime.Equal(ss[j].ModTime) {
+			return ss[i].ModTime.After(ss[j].ModTime)
+		}
+		return ss[i].Path > ss[j].Path
+	})
+}
+
+// limitSessions keeps the first limit sessions (all when limit <= 0).
+func limitSessions(ss []Session, limit int) []Session {
+	if limit > 0 && len(ss) > limit {
+		return ss[:limit]
+	}
+	return ss
+}
+
+// findResult turns a lookup error into the three-way answer: a missing
+// store means Absent, any other error means Unknown.
+func findResult(err error) (Existence, error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return Absent, nil
+	}
+	return Unknown, err
+}
+
+// jsonlFiles lists the regular *.jsonl files directly inside dir whose name
+// passes keep, up to max.
+func jsonlFiles(dir string, max int, keep func(name string) bool) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if len(out) >= max {
+			break
+		}
+		name := e.Name()
+		if e.Type().IsRegular() && strings.HasSuffix(name, ".jsonl") && keep(name) {
+			out = append(out, filepath.Join(dir, name))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,141 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// seedLines adds every line of the fixtures of one harness to f.
+func seedLines(f *testing.F, glob string) {
+	paths, _ := filepath.Glob(glob)
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			f.Add(append([]byte(nil), sc.Bytes()...))
+		}
+	}
+}
+
+// FuzzJSONValid checks the scanner against encoding/json: same validity,
+// same string values.
+func FuzzJSONValid(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,-0.5e+3,"a\u00e9\ud83d\ude00",true,null]`, `{"a":}`, `"\ud800"`, `01`, ` "x" `, `{"a":1,}`, "\"\x01\""} {
+		f.Add([]byte(s))
+	}
+	seedLines(f, "testdata/claude/*.jsonl")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, want := jsonValid(b), json.Valid(b)
+		if got != want {
+			t.Fatalf("jsonValid(%q) = %v, json.Valid = %v", b, got, want)
+		}
+		if !got {
+			return
+		}
+		v := bytes.TrimSpace(b)
+		var s string
+		if v[0] == '"' && json.Unmarshal(v, &s) == nil {
+			if mine, ok := jsonString(v); !ok || mine != s {
+				t.Fatalf("jsonString(%q) = %q, encoding/json = %q", v, mine, s)
+			}
+		}
+		jsonFields(v, func(k, val []byte) bool { _ = keyName(k); return jsonValid(val) || t.Failed() })
+		jsonElems(v, func(el []byte) bool {
+			if !jsonValid(el) {
+				t.Fatalf("element %q of %q is not a value", el, v)
+			}
+			return true
+		})
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, v); err == nil && string(jsonCompact(nil, v)) != compact.String() {
+			t.Fatalf("jsonCompact(%q) = %q, want %q", v, jsonCompact(nil, v), compact.String())
+		}
+	})
+}
+
+func fuzzParser(t *testing.T, p recordParser, line []byte) {
+	pr := &producer{p: p}
+	pr.handle(line, 7, false)
+	for _, e := range pr.cur.events {
+		if e.Kind == "" || e.Role == "" || e.RecordID == "" {
+			t.Fatalf("incomplete event %+v from %q", e, line)
+		}
+		if isPacketEcho(e.Content) {
+			t.Fatalf("packet echo imported from %q", line)
+		}
+	}
+}
+
+func FuzzClaudeLine(f *testing.F) {
+	seedLines(f, "testdata/claude/*.jsonl")
+	seedLines(f, "testdata/real/claude*/*.jsonl")
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, claudeParser{}, line) })
+}
+
+func FuzzCodexLine(f *testing.F) {
+	seedLines(f, "testdata/codex/*.jsonl")
+	seedLines(f, "testdata/real/codex*/*.jsonl")
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, codexParser{}, line) })
+}
+
+// FuzzReadJSONL reads arbitrary file contents and checks the cursor
+// invariants: it ends on a line boundary, its hash covers exactly the bytes
+// before it, and resuming from it imports nothing more.
+func FuzzReadJSONL(f *testing.F) {
+	for _, p := range []string{"testdata/claude/print-mode.jsonl", "testdata/claude/partial-tail.jsonl", "testdata/codex/exec-tool-call.jsonl"} {
+		b, _ := os.ReadFile(p)
+		f.Add(b, uint16(100), true)
+	}
+	f.Add([]byte("{\"type\":\"user\"}\n{\"ty"), uint16(3), false)
+	f.Fuzz(func(t *testing.T, data []byte, cut uint16, claude bool) {
+		var src Source = codexSource{}
+		if claude {
+			src = claudeSource{}
+		}
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		writeFile(t, path, string(data))
+		r := readAll(t, src, path, Cursor{}, ReadOptions{BatchEvents: 2})
+		end := r.last(Cursor{})
+		if end.Offset > int64(len(data)) || (end.Offset > 0 && data[end.Offset-1] != '\n') {
+			t.Fatalf("cursor %d is not a line boundary of %d bytes", end.Offset, len(data))
+		}
+		if sum := sha256.Sum256(data[:end.Offset]); end.Offset > 0 && hex.EncodeToString(sum[:]) != end.PrefixSHA256 {
+			t.Fatal("prefix hash does not match the bytes before the cursor")
+		}
+		if again := readAll(t, src, path, end, ReadOptions{}); len(again.events)+len(again.losses) != 0 {
+			t.Fatalf("resume from the final cursor imported %d events, %d losses", len(again.events), len(again.losses))
+		}
+		odd := Cursor{Path: path, Offset: int64(cut) % (int64(len(data)) + 2), PrefixSHA256: "00"}
+		_ = src.Read(context.Background(), Session{Path: path}, odd, ReadOptions{}, func(Batch) error { return nil })
+	})
+}
+
+func TestJSONString(t *testing.T) {
+	tests := []string{`"plain"`, `"tab\tnl\nq\"bs\\sl\/"`, `"\u00e9\ud83d\ude00"`, `"\ud800x"`, `"\udc00\ud800"`, "\"\xff\xfe\"", `"\u0000"`}
+	for _, in := range tests {
+		var want string
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := jsonString([]byte(in)); !ok || got != want {
+			t.Errorf("jsonString(%s) = %q, want %q", in, got, want)
+		}
+	}
+	if _, ok := jsonString([]byte(`12`)); ok {
+		t.Error("jsonString(12) ok")
+	}
+	if got := jsonGet([]byte(`{"a":1,"\u0062":2,"b":3}`), "b"); string(got) != "3" {
+		t.Errorf("jsonGet last duplicate = %s", got)
+	}
+}

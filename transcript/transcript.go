@@ -1,0 +1,183 @@
+package transcript
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+)
+
+// PacketMarkerPrefix is the first bytes of every handoff packet we deliver.
+// Text that starts with it (a packet read back through a tool result or a
+// hook context) is never imported, so a packet cannot re-enter the ledger.
+const PacketMarkerPrefix = "<!-- ai-memory:packet:"
+
+// PacketMarker is the full first line of a version 1 handoff packet.
+const PacketMarker = PacketMarkerPrefix + "v1 -->"
+
+// Event kinds; the same strings are stored by the ledger.
+const (
+	KindMessage    = "message"
+	KindToolCall   = "tool_call"
+	KindToolResult = "tool_result"
+	KindCompaction = "compaction"
+)
+
+// Event roles used by the readers. Tool calls are made by the assistant; tool
+// results come from the tool; compaction summaries are written by the harness.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+	RoleSystem    = "system"
+)
+
+// Event is one normalised block of one native record.
+//
+// RecordID and BlockIndex identify the block inside the session and are
+// stable across replays of the same file, so the ledger can derive a
+// deterministic event id from them.
+type Event struct {
+	Kind       string
+	Role       string
+	Content    string
+	RecordID   string
+	BlockIndex int
+	OccurredAt time.Time
+	Metadata   map[string]any
+}
+
+// Loss notes a record (or block) that was deliberately not imported, with the
+// byte offset of its line, so the ledger can annotate what is missing.
+type Loss struct {
+	Offset int64
+	Reason string
+}
+
+// Batch is a group of events and losses handed to the caller of
+// [Source.Read]. Cursor is the position after every line this batch covers;
+// persisting it together with the batch's events is safe.
+type Batch struct {
+	Events []Event
+	Losses []Loss
+	Cursor Cursor
+}
+
+// Session is one native session file found in a store.
+type Session struct {
+	Harness string
+	ID      string
+	Path    string
+	Cwd     string
+	ModTime time.Time
+	Size    int64
+}
+
+// Existence is the answer of [Source.Find]: the launcher resumes a Present
+// session, starts fresh on Absent and must not guess on Unknown.
+type Existence int
+
+const (
+	// Unknown means the store could not be read (or is malformed), so the
+	// session may or may not exist.
+	Unknown Existence = iota
+	// Present means the session file exists.
+	Present
+	// Absent means the store was readable and the session is not in it.
+	Absent
+)
+
+// String returns "unknown", "present" or "absent".
+func (e Existence) String() string {
+	switch e {
+	case Present:
+		return "present"
+	case Absent:
+		return "absent"
+	default:
+		return "unknown"
+	}
+}
+
+// Env is the environment used to locate stores. Getenv reads the harness's
+// override variables; a blank value counts as unset.
+type Env struct {
+	Home   string
+	Getenv func(string) string
+}
+
+// OSEnv returns the process environment.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	return Env{Home: home, Getenv: os.Getenv}
+}
+
+// lookup returns the trimmed value of key, "" when unset or blank.
+func (e Env) lookup(key string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return strings.TrimSpace(e.Getenv(key))
+}
+
+// ReadOptions bounds the batches handed to the emit callback.
+type ReadOptions struct {
+	BatchEvents int // events per batch; default 400
+	BatchBytes  int // content bytes per batch; default 1 MiB
+}
+
+const (
+	defaultBatchEvents = 400
+	defaultBatchBytes  = 1 << 20
+)
+
+func (o ReadOptions) withDefaults() ReadOptions {
+	if o.BatchEvents <= 0 {
+		o.BatchEvents = defaultBatchEvents
+	}
+	if o.BatchBytes <= 0 {
+		o.BatchBytes = defaultBatchBytes
+	}
+	return o
+}
+
+// Source is the read-only adapter for one harness's native session store.
+type Source interface {
+	// Harness returns the canonical harness name ("claude" or "codex").
+	Harness() string
+	// StoreRoot returns the store directory, honouring the harness's own
+	// override variable.
+	StoreRoot(env Env) string
+	// WatchRoots returns the directories to watch recursively while the agent
+	// runs in checkout; they may not exist yet.
+	WatchRoots(env Env, checkout string) []string
+	// List returns up to limit sessions recorded in checkout, newest first.
+	// A session belongs to the checkout when its recorded cwd resolves to the
+	// same canonical path; when either side cannot be resolved it does not.
+	List(env Env, checkout string, limit int) ([]Session, error)
+	// Find looks a session up by its exact id.
+	Find(env Env, id string) (Session, Existence, error)
+	// CreatedSince returns the sessions of checkout modified since since
+	// (minus 2 s of slack), newest first.
+	CreatedSince(env Env, checkout string, since time.Time) ([]Session, error)
+	// Read imports s from the cursor from, handing batches to emit on the
+	// caller's goroutine while the next batch is parsed.
+	Read(ctx context.Context, s Session, from Cursor, opt ReadOptions, emit func(Batch) error) error
+}
+
+var registry = map[string]Source{
+	"claude":      claudeSource{},
+	"claude-code": claudeSource{},
+	"codex":       codexSource{},
+}
+
+// Lookup returns the Source for a harness name (canonical name or alias).
+func Lookup(harness string) (Source, bool) {
+	s, ok := registry[strings.ToLower(strings.TrimSpace(harness))]
+	return s, ok
+}
+
+// Sources returns every Source, one per harness, in a fixed order.
+func Sources() []Source {
+	return []Source{claudeSource{}, codexSource{}}
+}
