@@ -1,0 +1,64 @@
+package redact
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzString checks the properties the ledger relies on for any input: no
+// panic, idempotence (re-importing redacted text changes nothing), bounded
+// growth (every match is at least 7 bytes and grows by at most 9), valid
+// UTF-8 kept valid, and an unchanged text when nothing was counted.
+func FuzzString(f *testing.F) {
+	for _, cases := range familyCases {
+		for _, tc := range cases {
+			f.Add(tc.in)
+		}
+	}
+	f.Add(strings.Repeat("TOKEN=a ", 10))
+	f.Add("redis://:a@h a://:b@c")
+	f.Fuzz(func(t *testing.T, in string) {
+		out, n := Count(in)
+		if len(out) > 3*len(in) {
+			t.Fatalf("grew from %d to %d bytes: %q -> %q", len(in), len(out), in, out)
+		}
+		if n == 0 && out != in {
+			t.Fatalf("changed without counting: %q -> %q", in, out)
+		}
+		if utf8.ValidString(in) && !utf8.ValidString(out) {
+			t.Fatalf("broke UTF-8: %q -> %q", in, out)
+		}
+		if again := String(out); again != out {
+			t.Fatalf("not idempotent:\n in %q\nout %q\nagain %q", in, out, again)
+		}
+	})
+}
+
+// TestFragmentsIdempotent is a deterministic companion of FuzzString for
+// plain `go test`: random concatenations of the fragments the families care
+// about, checked for idempotence and bounded growth.
+func TestFragmentsIdempotent(t *testing.T) {
+	frags := []string{
+		"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "\n", " ", "\t",
+		"sk-", "Bearer ", "TOKEN=", "_KEY", "a", "Z", "1", "://", ":", "@", "\"", "'", "\\",
+		"=", "eyJ", ".", "Authorization:", "x-api-key", "private key", "bot", "AA", "1//",
+		"(", "$", Marker, "\xff", "é", fill(20), "ghp_", "AKIA", "-",
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(frags[r.IntN(len(frags))])
+		}
+		in := b.String()
+		out := String(in)
+		if len(out) > 3*len(in) {
+			t.Fatalf("grew from %d to %d bytes: %q -> %q", len(in), len(out), in, out)
+		}
+		if again := String(out); again != out {
+			t.Fatalf("not idempotent:\n in %q\nout %q\nagain %q", in, out, again)
+		}
+	}
+}
