@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Captures real native transcripts from the pinned Claude Code and Codex
+# releases, driven against the mock model server, into
+# transcript/testdata/real/<cli>-<version>/<mode>.jsonl (host paths scrubbed),
+# then touches transcript/testdata/real/READY.
+#
+# Modes per CLI version:
+#   print.jsonl         fresh print-mode run with one tool call
+#   print-resume.jsonl  the same session file after a print-mode resume
+#   context.jsonl       a session that received extra context the way a
+#                       launcher would deliver a handoff (Claude: SessionStart
+#                       hook via --settings, fresh + resume; Codex:
+#                       -c developer_instructions fresh, -c
+#                       model_instructions_file on resume)
+#   interactive.jsonl   TUI session in tmux with one tool call
+#
+# It also prints VERIFY lines answering whether that context reached the
+# model request (checked in the mock's request log). See docs/testing.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=lib/realclis.sh
+source scripts/lib/realclis.sh
+
+OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
+PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
+
+rig_init
+rig_need_tmux || { echo "FAIL: tmux is required and could not be installed"; exit 1; }
+rig_mock_start
+mkdir -p "$OUT"
+rm -f "$OUT/READY"
+
+# verify DESCRIPTION COUNT: a VERIFY line; count > 0 means "yes".
+verify() {
+	if (($2 > 0)); then echo "VERIFY yes: $1 ($2 requests)"; else echo "VERIFY no: $1"; fi
+}
+
+# requests_with TEXT counts model requests in the mock log containing TEXT.
+requests_with() { grep -F -c -- "$1" "$MOCK_LOG" || true; }
+
+# save SRC HOME DEST scrubs and stores one fixture.
+save() {
+	mkdir -p "$(dirname "$3")"
+	rig_scrub "$1" "$2" "$3"
+	chmod 644 "$3"
+	echo "captured $3 ($(wc -c <"$3") bytes)"
+}
+
+# hook_settings DIR LABEL prints a --settings JSON whose SessionStart hook
+# returns additionalContext "<packet marker>\nHOOK_CONTEXT <LABEL> <source>".
+hook_settings() {
+	local script="$1/session-start-hook.sh"
+	cat >"$script" <<EOF
+#!/bin/bash
+src=\$(jq -r '.source // "unknown"')
+jq -cn --arg c "$PACKET_MARKER
+HOOK_CONTEXT $2 \$src" '{hookSpecificOutput: {hookEventName: "SessionStart", additionalContext: \$c}}'
+EOF
+	chmod 700 "$script"
+	jq -cn --arg c "$script" '{hooks: {SessionStart: [{hooks: [{type: "command", command: $c}]}]}}'
+}
+
+# tui_session NAME REPO CMD READY_RE DONE_RE QUIT EXIT_RE drives one TUI
+# session in tmux: start CMD in a clean shell, wait for the prompt, type
+# "hello RUN_TOOL", wait for the answer, quit. Saves the final pane in
+# $RIG_TMP/NAME.pane.
+tui_session() {
+	local name=$1 repo=$2 cmd=$3 ready=$4 done_re=$5 quit=$6 exit_re=$7
+	rig_tmux_shell "$name" "$repo" || return 1
+	rig_tmux send-keys -t "$name" "$cmd" Enter
+	rig_tmux_wait "$name" "$ready" 60 || { echo "FAIL: $name: no prompt" >&2; return 1; }
+	rig_tmux_type "$name" "hello RUN_TOOL" || { echo "FAIL: $name: input not echoed" >&2; return 1; }
+	rig_tmux_wait "$name" "$done_re" 60 || { echo "FAIL: $name: no answer" >&2; return 1; }
+	rig_tmux_type "$name" "$quit"
+	rig_tmux_wait "$name" "$exit_re" 30 || { echo "FAIL: $name: did not exit" >&2; return 1; }
+	rig_tmux capture-pane -p -t "$name" >"$RIG_TMP/$name.pane"
+	rig_tmux kill-session -t "$name"
+}
+
+capture_claude() {
+	local ver=$1 bin home repo sid
+	local out="$OUT/claude-$ver" label="claude-$ver"
+	bin=$(rig_claude_bin "$ver") || return 0
+	home="$RIG_TMP/claude-$ver/home" repo="$RIG_TMP/claude-$ver/home/project"
+	rig_make_home "$home" && rig_make_repo "$repo" && rig_seed_claude "$home" "$repo"
+	rig_env "$home" "$bin"
+	local yolo=--dangerously-skip-permissions
+
+	sid=$(rig_uuid)
+	(cd "$repo" && rig_run claude -p "hello RUN_TOOL" --session-id "$sid" $yolo)
+	save "$(rig_claude_transcript "$home" "$repo" "$sid")" "$home" "$out/print.jsonl"
+	(cd "$repo" && rig_run claude -p "again" --resume "$sid" $yolo)
+	save "$(rig_claude_transcript "$home" "$repo" "$sid")" "$home" "$out/print-resume.jsonl"
+
+	local settings
+	settings=$(hook_settings "$RIG_TMP/claude-$ver" "$label")
+	sid=$(rig_uuid)
+	(cd "$repo" && rig_run claude -p "hello with context" --session-id "$sid" --settings "$settings" $yolo)
+	(cd "$repo" && rig_run claude -p "resumed with context" --resume "$sid" --settings "$settings" $yolo)
+	save "$(rig_claude_transcript "$home" "$repo" "$sid")" "$home" "$out/context.jsonl"
+	verify "$label: fresh -p --settings SessionStart hook context reached the model" \
+		"$(requests_with "HOOK_CONTEXT $label startup")"
+	verify "$label: -p --resume --settings SessionStart hook context reached the model" \
+		"$(requests_with "HOOK_CONTEXT $label resume")"
+
+	sid=$(rig_uuid)
+	tui_session "claude-${ver//./-}" "$repo" "claude --session-id $sid" \
+		'for shortcuts|auto mode on' 'TOOL_DONE' /exit 'Resume this session with'
+	save "$(rig_claude_transcript "$home" "$repo" "$sid")" "$home" "$out/interactive.jsonl"
+}
+
+# codex_exec ARGS... runs codex exec --json and prints the new thread id.
+codex_exec() {
+	rig_run codex exec "$@" </dev/null | jq -r 'select(.type == "thread.started") | .thread_id'
+}
+
+capture_codex() {
+	local ver=$1 bin home repo id
+	local out="$OUT/codex-$ver" label="codex-$ver"
+	bin=$(rig_codex_bin "$ver") || return 0
+	home="$RIG_TMP/codex-$ver/home" repo="$RIG_TMP/codex-$ver/home/project"
+	rig_make_home "$home" && rig_make_repo "$repo" && rig_seed_codex "$home" "$repo"
+	rig_env "$home" "$bin"
+	local flags=(--json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox)
+
+	id=$(cd "$repo" && codex_exec "${flags[@]}" "hello RUN_TOOL")
+	[[ -n $id ]] || { echo "FAIL: codex exec reported no thread id"; return 1; }
+	save "$(rig_codex_rollout "$home" "$id")" "$home" "$out/print.jsonl"
+	(cd "$repo" && codex_exec resume "${flags[@]}" "$id" "again" >/dev/null)
+	save "$(rig_codex_rollout "$home" "$id")" "$home" "$out/print-resume.jsonl"
+
+	id=$(cd "$repo" && codex_exec -c "developer_instructions=\"$PACKET_MARKER\\nDEV_CONTEXT $label fresh\"" \
+		"${flags[@]}" "hello with context")
+	local instr="$RIG_TMP/codex-$ver/instructions.md"
+	jq -r 'select(.type == "session_meta") | .payload.base_instructions.text' \
+		"$(rig_codex_rollout "$home" "$id")" | head -c -1 >"$instr"
+	printf '\n\n%s\nFILE_CONTEXT %s resume\n' "$PACKET_MARKER" "$label" >>"$instr"
+	(cd "$repo" && codex_exec resume -c "model_instructions_file=\"$instr\"" "${flags[@]}" \
+		"$id" "resumed with context" >/dev/null)
+	save "$(rig_codex_rollout "$home" "$id")" "$home" "$out/context.jsonl"
+	verify "$label: exec -c developer_instructions reached the model (fresh)" \
+		"$(requests_with "DEV_CONTEXT $label fresh")"
+	verify "$label: exec resume -c model_instructions_file reached the model" \
+		"$(requests_with "FILE_CONTEXT $label resume")"
+	verify "$label: base instructions kept on resume with model_instructions_file" \
+		"$(jq -c 'select(.path == "/v1/responses") | .body.input[0].content[0].text' "$MOCK_LOG" |
+			grep -F "FILE_CONTEXT $label" | grep -c 'You are a coding agent' || true)"
+
+	local name="codex-${ver//./-}"
+	tui_session "$name" "$repo" "codex --no-daemon" \
+		'Ask Codex|for shortcuts' 'TOOL_DONE' /quit 'codex resume [0-9a-f-]+'
+	id=$(grep -Eo 'codex resume [0-9a-f-]{36}' "$RIG_TMP/$name.pane" | sed -n 1p | cut -d' ' -f3)
+	save "$(rig_codex_rollout "$home" "$id")" "$home" "$out/interactive.jsonl"
+}
+
+# write_manifest documents the fixtures for the readers' tests.
+write_manifest() {
+	cat >"$OUT/README.md" <<'EOF'
+# Real native transcripts
+
+Captured by `scripts/capture-fixtures.sh` (see docs/testing.md) from the real CLIs
+installed from npm, talking to `scripts/mockmodel`. Do not edit by hand: re-run the
+script. Host paths are scrubbed: `/home/user` is the throwaway HOME,
+`/home/user/project` the git repo (the cwd, branch `main`), `/tmp/rig` the rig's
+scratch dir; Claude's dashed project-dir form becomes `-home-user-project`.
+Everything else is byte-identical to what the CLI wrote.
+
+Mock replies: `ACK: <last user text[:40]>`; a prompt containing `RUN_TOOL` gets one
+shell tool call running `echo hello` (Claude `Bash {"command":"echo hello","description":"Print hello"}`,
+Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
+`TOOL_DONE: hello | ACK: <prompt>`.
+
+| file | what was run | user prompts |
+| --- | --- | --- |
+| `claude-*/print.jsonl` | `claude -p "hello RUN_TOOL" --session-id <id> --dangerously-skip-permissions` | hello RUN_TOOL |
+| `claude-*/print-resume.jsonl` | the same file after `claude -p "again" --resume <id>` (print.jsonl of the same capture is its prefix) | hello RUN_TOOL, again |
+| `claude-*/context.jsonl` | fresh `-p "hello with context" --session-id <id> --settings <SessionStart hook>`, then `-p "resumed with context" --resume <id> --settings <same>`; the hook returns additionalContext `<!-- ai-memory:packet:v1 -->\nHOOK_CONTEXT claude-<v> startup` (or `resume`) | hello with context, resumed with context |
+| `claude-*/interactive.jsonl` | TUI `claude --session-id <id>` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
+| `codex-*/print.jsonl` | `codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "hello RUN_TOOL"` | hello RUN_TOOL |
+| `codex-*/print-resume.jsonl` | the same rollout after `codex exec resume --json ... <id> "again"` | hello RUN_TOOL, again |
+| `codex-*/context.jsonl` | fresh `codex exec -c 'developer_instructions="<!-- ai-memory:packet:v1 -->\nDEV_CONTEXT codex-<v> fresh"' ... "hello with context"`, then `codex exec resume -c model_instructions_file=<base instructions + packet with FILE_CONTEXT> ... <id> "resumed with context"` | hello with context, resumed with context |
+| `codex-*/interactive.jsonl` | TUI `codex --no-daemon` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+
+Where delivered context lands (an importer must not store it as conversation):
+Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
+stdout in `stdout`) and `attachment.type:"hook_additional_context"` (`content: [text]`;
+2.1.332 adds `rendered`/`renderedRole:"system"`); 2.1.332 repeats it in an
+`api-request-blob` record (`message.role:"system"`). Codex records
+`developer_instructions` as a `response_item` `message` with `role:"developer"` (its
+first `input_text` part); the `model_instructions_file` text is not written to the
+rollout.
+EOF
+}
+
+for v in $CLAUDE_VERSIONS; do capture_claude "$v"; done
+capture_codex "$CODEX_VERSION"
+
+echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
+echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"
+write_manifest
+touch "$OUT/READY"

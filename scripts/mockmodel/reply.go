@@ -1,0 +1,224 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strings"
+)
+
+// runToolMarker in the user's text asks the mock for a shell tool call.
+const runToolMarker = "RUN_TOOL"
+
+// toolCommand is what the requested tool call runs: harmless, read-only and
+// deterministic, so harnesses run it without a permission prompt.
+const toolCommand = "echo hello"
+
+// shellToolNames lists shell-like tool names in order of preference.
+var shellToolNames = []string{
+	"Bash", "bash", "exec_command", "shell", "shell_command",
+	"run_shell_command", "local_shell", "execute_command", "run_command",
+}
+
+// reply is the model's answer: either text or one tool call.
+type reply struct {
+	Text string
+	Call *toolCall
+}
+
+// toolCall is a call of one offered tool with JSON-encoded arguments.
+type toolCall struct {
+	Name      string
+	Arguments string
+}
+
+// summary is the one-line description written to the request log.
+func (r reply) summary() string {
+	if r.Call != nil {
+		return "tool_call " + r.Call.Name + " " + r.Call.Arguments
+	}
+	return "text " + r.Text
+}
+
+// decide applies the reply rule:
+//   - last input item is a tool result R -> "TOOL_DONE: <R[:60]> | ACK: <T[:40]>"
+//   - T contains RUN_TOOL and a shell tool is offered -> call it with "echo hello"
+//   - otherwise -> "ACK: <T[:40]>"
+//
+// Structured-output requests get the text inside a JSON object that fits
+// the requested schema.
+func decide(c conversation) reply {
+	var text string
+	switch {
+	case c.ToolResult != nil:
+		text = "TOOL_DONE: " + clip(oneLine(toolOutput(*c.ToolResult)), 60) + " | ACK: " + clip(c.UserText, 40)
+	case strings.Contains(c.UserText, runToolMarker):
+		if t, ok := shellTool(c.Tools); ok {
+			return reply{Call: &toolCall{Name: t.Name, Arguments: shellArguments(t.Schema)}}
+		}
+		fallthrough
+	default:
+		text = "ACK: " + clip(c.UserText, 40)
+	}
+	if c.Structured {
+		text = structuredText(c.Schema, text)
+	}
+	return reply{Text: text}
+}
+
+// shellTool picks the preferred shell-like tool among those offered.
+func shellTool(tools []tool) (tool, bool) {
+	for _, name := range shellToolNames {
+		for _, t := range tools {
+			if t.Name == name {
+				return t, true
+			}
+		}
+	}
+	return tool{}, false
+}
+
+// shellArguments shapes the call's arguments from the tool's JSON schema:
+// the command goes into command/cmd (string or argv array), a description
+// is given when the schema has one, and other required fields get zero values.
+func shellArguments(schema map[string]any) string {
+	props := obj(schema["properties"])
+	args := map[string]any{}
+	for name, p := range props {
+		switch name {
+		case "command", "cmd", "commands":
+			args[name] = commandValue(obj(p))
+		case "description":
+			args[name] = "Print hello"
+		}
+	}
+	if len(args) == 0 || (args["command"] == nil && args["cmd"] == nil && args["commands"] == nil) {
+		args["command"] = toolCommand
+	}
+	for _, name := range list(schema["required"]) {
+		if _, ok := args[str(name)]; !ok {
+			args[str(name)] = zeroValue(obj(props[str(name)]), "")
+		}
+	}
+	return mustJSON(args)
+}
+
+func commandValue(prop map[string]any) any {
+	if schemaType(prop) == "array" {
+		return []string{"bash", "-lc", toolCommand}
+	}
+	return toolCommand
+}
+
+// structuredText wraps text in the smallest JSON value that satisfies schema.
+func structuredText(schema map[string]any, text string) string {
+	if len(obj(schema["properties"])) == 0 {
+		return mustJSON(map[string]any{"text": text})
+	}
+	return mustJSON(zeroValue(schema, text))
+}
+
+// zeroValue builds a minimal value of the schema's type, putting text into
+// every string it creates. Objects get their required properties (all of
+// them when none are listed as required).
+func zeroValue(schema map[string]any, text string) any {
+	if enum := list(schema["enum"]); len(enum) > 0 {
+		return enum[0]
+	}
+	switch schemaType(schema) {
+	case "object":
+		return objectValue(schema, text)
+	case "array":
+		return []any{}
+	case "integer", "number":
+		return 0
+	case "boolean":
+		return false
+	case "null":
+		return nil
+	default:
+		return text
+	}
+}
+
+func objectValue(schema map[string]any, text string) map[string]any {
+	props := obj(schema["properties"])
+	names := make([]string, 0, len(props))
+	for _, n := range list(schema["required"]) {
+		names = append(names, str(n))
+	}
+	if len(names) == 0 {
+		for n := range props {
+			names = append(names, n)
+		}
+	}
+	out := map[string]any{}
+	for _, n := range names {
+		out[n] = zeroValue(obj(props[n]), text)
+	}
+	return out
+}
+
+// schemaType returns the schema's type; for a union like ["string","null"]
+// the first non-null member; an untyped schema with properties is an object.
+func schemaType(schema map[string]any) string {
+	switch t := schema["type"].(type) {
+	case string:
+		return t
+	case []any:
+		for _, m := range t {
+			if s := str(m); s != "null" {
+				return s
+			}
+		}
+	}
+	if schema["properties"] != nil {
+		return "object"
+	}
+	return ""
+}
+
+// clip keeps the first n runes of s.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+// codexOutputHeader ends the metadata Codex puts in front of a command's
+// output (chunk id, wall time, exit code, token count).
+const codexOutputHeader = "\nOutput:\n"
+
+// toolOutput drops that metadata, whose wall time changes on every run, so
+// that replies stay deterministic.
+func toolOutput(r string) string {
+	if i := strings.Index(r, codexOutputHeader); i >= 0 {
+		return r[i+len(codexOutputHeader):]
+	}
+	return r
+}
+
+// oneLine collapses all whitespace runs into single spaces so that tool
+// output (which ends in a newline) fits a one-line answer.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// stableID derives an id from the request body: the same request always
+// gets the same id, different requests practically never share one.
+func stableID(prefix string, body []byte) string {
+	sum := sha256.Sum256(body)
+	return prefix + hex.EncodeToString(sum[:12])
+}
+
+// mustJSON encodes values built from maps, slices and scalars, which
+// cannot fail; map keys come out sorted, so the output is deterministic.
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("mockmodel: encode JSON: " + err.Error())
+	}
+	return string(b)
+}
