@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/urfave/cli/v2"
+)
+
+func newLedgerCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "ledger",
+		Usage: "maintain the local ledger",
+		Subcommands: []*cli.Command{{
+			Name:  "rebuild",
+			Usage: "rebuild the event table and search index from the JSONL segments on disk",
+			Action: func(c *cli.Context) error {
+				env, err := newLedgerCLIEnv(c)
+				if err != nil {
+					return err
+				}
+				return runLedgerRebuild(c.Context, env)
+			},
+		}},
+	}
+}
+
+func runLedgerRebuild(ctx context.Context, env ledgerCLIEnv) error {
+	home, err := ledger.DefaultHome(env.getenv)
+	if err != nil {
+		return err
+	}
+	db, err := ledger.Open(ctx, home)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := db.Rebuild(ctx)
+	if err != nil {
+		return err
+	}
+	return printRebuild(env.out, res)
+}
+
+func printRebuild(w io.Writer, r ledger.RebuildResult) error {
+	_, err := fmt.Fprintf(w, "rebuilt %d event(s) in %d workstream(s) from %d segment(s)\n", r.Events, r.Workstreams, r.Segments)
+	if err == nil && r.Duplicates+r.Renumbered > 0 {
+		_, err = fmt.Fprintf(w, "skipped %d duplicate record(s); renumbered %d event(s) left by interrupted imports\n", r.Duplicates, r.Renumbered)
+	}
+	if err == nil && r.OrphanSegments > 0 {
+		_, err = fmt.Fprintf(w, "ignored %d segment(s) of workstreams this ledger does not know\n", r.OrphanSegments)
+	}
+	return err
+}

@@ -1,0 +1,200 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// CursorUpdate is the transcript reader position stored with a batch.
+type CursorUpdate struct {
+	Harness, NativeSessionID, SourceCursor string
+}
+
+// Batch is one atomic append to a workstream.
+type Batch struct {
+	WorkstreamID, RunID string
+	Events              []EventInput
+	// Cursor, when set, is stored on the (workstream, harness, session) link
+	// in the same transaction, so events and cursor never disagree.
+	Cursor *CursorUpdate
+}
+
+// AppendResult says what an Append did. Added + Skipped + Dropped equals
+// the number of input events.
+type AppendResult struct {
+	Added, Skipped int
+	// Dropped counts events whose redacted content was empty.
+	Dropped      int
+	LastSequence int64
+	SegmentPath  string // "" when nothing was added
+}
+
+// pending is an event ready to insert.
+type pending struct {
+	in    EventInput // sanitized, full content
+	id    string
+	idRaw []byte
+	meta  sql.NullString
+}
+
+// Append adds a batch atomically and idempotently: events are redacted and
+// given deterministic ids; ids already stored are skipped without touching
+// the FTS index; the new events go to an immutable JSONL segment first and
+// then, in one transaction, into the events table and the FTS index, with
+// the cursor and the workstream's counters. A replay adds nothing.
+func (db *DB) Append(ctx context.Context, b Batch) (AppendResult, error) {
+	runID := b.RunID
+	if runID == "" {
+		runID = "import"
+	}
+	if !safeRunID.MatchString(runID) {
+		return AppendResult{}, fmt.Errorf("append: run id %q is not a valid id", b.RunID)
+	}
+	evs, res, err := prepareBatch(b.Events)
+	if err != nil {
+		return AppendResult{}, err
+	}
+	var createdSeg string
+	err = db.withTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
+		return err
+	})
+	if err != nil && createdSeg != "" {
+		os.Remove(filepath.Join(db.home, filepath.FromSlash(createdSeg)))
+	}
+	if err != nil {
+		return AppendResult{}, db.wrap(err, "append events")
+	}
+	return res, nil
+}
+
+// prepareBatch validates, redacts and ids the events, dropping blank ones
+// and duplicates inside the batch.
+func prepareBatch(in []EventInput) ([]pending, AppendResult, error) {
+	var res AppendResult
+	seen := make(map[string]bool, len(in))
+	out := make([]pending, 0, len(in))
+	for i, e := range in {
+		if strings.TrimSpace(e.Harness) == "" || !e.Kind.Valid() {
+			return nil, res, fmt.Errorf("append: event %d has an empty harness or unknown kind %q", i, e.Kind)
+		}
+		s, err := sanitize(e)
+		if err != nil {
+			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
+		}
+		if isBlank(s.Content) {
+			res.Dropped++
+			continue
+		}
+		p, err := newPending(s)
+		if err != nil {
+			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
+		}
+		if seen[p.id] {
+			res.Skipped++
+			continue
+		}
+		seen[p.id] = true
+		out = append(out, p)
+	}
+	return out, res, nil
+}
+
+func newPending(s EventInput) (pending, error) {
+	p := pending{in: s, id: eventID(s.SourceRecordID, s, s.Content)}
+	p.idRaw, _ = hex.DecodeString(p.id)
+	if s.Metadata != nil {
+		b, err := json.Marshal(s.Metadata)
+		if err != nil {
+			return p, fmt.Errorf("encode metadata: %w", err)
+		}
+		p.meta = sql.NullString{String: string(b), Valid: true}
+	}
+	return p, nil
+}
+
+// appendTx is the transactional part of Append. It returns the path of a
+// segment it created (for removal if the transaction fails).
+func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b Batch, runID string, evs []pending, res *AppendResult) (string, error) {
+	wsk, last, err := workstreamCounters(ctx, tx, b.WorkstreamID)
+	if err != nil {
+		return "", err
+	}
+	fresh, err := filterPresent(ctx, tx, wsk, evs)
+	if err != nil {
+		return "", err
+	}
+	res.Skipped += len(evs) - len(fresh)
+	res.LastSequence = last
+	created := ""
+	if len(fresh) > 0 {
+		if created, err = db.insertFresh(ctx, tx, b.WorkstreamID, runID, wsk, last, fresh, res); err != nil {
+			return created, err
+		}
+	}
+	if c := b.Cursor; c != nil {
+		_, err = tx.ExecContext(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, db.nowMicro())
+	}
+	return created, err
+}
+
+func workstreamCounters(ctx context.Context, tx *sql.Tx, wsID string) (wsk, last int64, err error) {
+	err = tx.QueryRowContext(ctx, sqlWorkstreamCounters, wsID).Scan(&wsk, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = errorf(ErrNotFound, "workstream %s does not exist; list them with `ai-memory workstreams`", wsID)
+	}
+	return wsk, last, err
+}
+
+// filterPresent drops events whose id is already stored for the workstream.
+func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([]pending, error) {
+	present := make(map[string]bool)
+	const chunk = 500
+	for i := 0; i < len(evs); i += chunk {
+		part := evs[i:min(i+chunk, len(evs))]
+		args := make([]any, 0, len(part)+1)
+		args = append(args, wsk)
+		for _, p := range part {
+			args = append(args, idKey(p.idRaw))
+		}
+		q := sqlPresentIDsPrefix + strings.Repeat(",?", len(part))[1:] + ")"
+		if err := collectIDs(ctx, tx, q, args, present); err != nil {
+			return nil, err
+		}
+	}
+	out := evs[:0:0]
+	for _, p := range evs {
+		if !present[p.id] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// idKey is the first 8 bytes of an event id as an integer.
+func idKey(id []byte) int64 { return int64(binary.BigEndian.Uint64(id[:8])) }
+
+func collectIDs(ctx context.Context, tx *sql.Tx, q string, args []any, into map[string]bool) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id []byte
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		into[hex.EncodeToString(id)] = true
+	}
+	return rows.Err()
+}

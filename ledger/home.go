@@ -1,0 +1,25 @@
+package ledger
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultHome returns the ai-memory data directory: $AI_MEMORY_HOME, else
+// ${XDG_DATA_HOME:-$HOME/.local/share}/ai-memory. Blank variables count as
+// unset, and a relative XDG_DATA_HOME is ignored as the XDG spec requires.
+// getenv is injected so tests and callers never depend on the real
+// environment.
+func DefaultHome(getenv func(string) string) (string, error) {
+	if h := strings.TrimSpace(getenv("AI_MEMORY_HOME")); h != "" {
+		return filepath.Abs(h)
+	}
+	if x := strings.TrimSpace(getenv("XDG_DATA_HOME")); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "ai-memory"), nil
+	}
+	if h := strings.TrimSpace(getenv("HOME")); h != "" {
+		return filepath.Join(h, ".local", "share", "ai-memory"), nil
+	}
+	return "", errors.New("cannot locate the ai-memory data directory: set AI_MEMORY_HOME or HOME")
+}

@@ -1,0 +1,208 @@
+// Command ledgerbench builds a large ledger with the public ledger API and
+// reports ingest, re-import and search figures. scripts/bench-ledger.sh runs
+// it; the numbers are documented in docs/ledger.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/internal/benchgen"
+)
+
+type config struct {
+	home                       string
+	events, workstreams, batch int
+	avg                        int
+	seed                       int64
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.home, "home", "", "data directory to create (must not exist)")
+	flag.IntVar(&c.events, "events", 1_000_000, "total events")
+	flag.IntVar(&c.workstreams, "workstreams", 1000, "workstreams")
+	flag.IntVar(&c.batch, "batch", 400, "events per Append")
+	flag.IntVar(&c.avg, "avg", 500, "average content bytes")
+	flag.Int64Var(&c.seed, "seed", 1, "generator seed")
+	flag.Parse()
+	if err := run(context.Background(), c); err != nil {
+		fmt.Fprintln(os.Stderr, "ledgerbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	if c.home == "" {
+		return fmt.Errorf("-home is required")
+	}
+	if _, err := os.Stat(c.home); err == nil {
+		return fmt.Errorf("%s exists; pass a new directory", c.home)
+	}
+	db, err := ledger.Open(ctx, c.home)
+	if err != nil {
+		return err
+	}
+	g := benchgen.New(c.seed)
+	wss, err := makeWorkstreams(ctx, db, c.workstreams)
+	if err != nil {
+		return err
+	}
+	text, sample, err := ingest(ctx, db, g, wss, c)
+	if err != nil {
+		return err
+	}
+	if err := reimport(ctx, db, wss, sample); err != nil {
+		return err
+	}
+	if err := searches(ctx, db, g, wss); err != nil {
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	return sizes(c.home, text)
+}
+
+func makeWorkstreams(ctx context.Context, db *ledger.DB, n int) ([]string, error) {
+	ids := make([]string, n)
+	for i := range ids {
+		s := ledger.Scope{RepoFingerprint: fmt.Sprintf("repo-%d", i), WorktreeFingerprint: "wt"}
+		ws, err := db.SelectWorkstream(ctx, s, ledger.Selector{})
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = ws.ID
+	}
+	return ids, nil
+}
+
+type batchRef struct {
+	ws  string
+	evs []ledger.EventInput
+}
+
+// ingest appends round-robin batches (each workstream's history is spread
+// over the whole table, as with interleaved real use) and keeps a sample of
+// batches for the re-import measurement.
+func ingest(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string, c config) (int64, []batchRef, error) {
+	var text int64
+	var sample []batchRef
+	start, chunkStart := time.Now(), time.Now()
+	done, next := 0, 0
+	for done < c.events {
+		ws := wss[next%len(wss)]
+		n := min(c.batch, c.events-done)
+		evs := events(g, ws, done, n, c.avg)
+		if _, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws, RunID: "bench", Events: evs}); err != nil {
+			return 0, nil, err
+		}
+		for _, e := range evs {
+			text += int64(len(e.Content))
+		}
+		if next%4 == 0 && len(sample)*c.batch < 100_000 {
+			sample = append(sample, batchRef{ws, evs})
+		}
+		done += n
+		next++
+		if done%200_000 < c.batch || done == c.events {
+			fmt.Printf("ingest: %d events, chunk %.0f ev/s\n", done, float64(min(200_000, done))/time.Since(chunkStart).Seconds())
+			chunkStart = time.Now()
+		}
+	}
+	el := time.Since(start)
+	fmt.Printf("INGEST %d events in %.1fs = %.0f events/s (batches of %d, FTS included)\n", c.events, el.Seconds(), float64(c.events)/el.Seconds(), c.batch)
+	return text, sample, nil
+}
+
+func events(g *benchgen.Gen, ws string, from, n, avg int) []ledger.EventInput {
+	out := make([]ledger.EventInput, n)
+	for i := range out {
+		out[i] = ledger.EventInput{Harness: "claude", NativeSessionID: ws[:8] + "-0000-4000-8000-000000000000",
+			SourceRecordID: fmt.Sprintf("%08d-aaaa-4bbb-8ccc-dddddddddddd", from+i), Kind: ledger.KindMessage,
+			Role: "assistant", OccurredAt: time.Unix(int64(1_700_000_000+from+i), 0), Content: g.Content(avg)}
+	}
+	return out
+}
+
+func reimport(ctx context.Context, db *ledger.DB, wss []string, sample []batchRef) error {
+	start := time.Now()
+	n := 0
+	for _, b := range sample {
+		res, err := db.Append(ctx, ledger.Batch{WorkstreamID: b.ws, RunID: "bench", Events: b.evs})
+		if err != nil {
+			return err
+		}
+		if res.Added != 0 {
+			return fmt.Errorf("re-import added %d events", res.Added)
+		}
+		n += len(b.evs)
+	}
+	el := time.Since(start)
+	fmt.Printf("REIMPORT %d present events in %.2fs = %.0f events/s\n", n, el.Seconds(), float64(n)/el.Seconds())
+	return nil
+}
+
+func searches(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string) error {
+	bands := []struct {
+		name   string
+		lo, hi int
+		n      int
+	}{{"rare", 500, 5000, 200}, {"mid", 50, 500, 200}, {"common", 5, 50, 100}, {"newest-first", 0, 0, 200}}
+	for _, b := range bands {
+		lat := make([]time.Duration, 0, b.n)
+		hits := 0
+		for i := 0; i < b.n+10; i++ { // the first 10 warm the cache
+			q := ""
+			if b.hi > 0 {
+				q = g.Pair(b.lo, b.hi)
+			}
+			ws := wss[(i*7919)%len(wss)]
+			t0 := time.Now()
+			evs, err := db.Search(ctx, ws, q, 20)
+			if err != nil {
+				return err
+			}
+			if i >= 10 {
+				lat = append(lat, time.Since(t0))
+				hits += len(evs)
+			}
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		fmt.Printf("SEARCH %-12s p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (avg %.1f results, %d queries)\n", b.name,
+			ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), ms(lat[len(lat)-1]), float64(hits)/float64(len(lat)), len(lat))
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func sizes(home string, text int64) error {
+	db := fileSize(filepath.Join(home, "ledger.db")) + fileSize(filepath.Join(home, "ledger.db-wal"))
+	var segs int64
+	filepath.Walk(filepath.Join(home, "segments"), func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			segs += fi.Size()
+		}
+		return nil
+	})
+	fmt.Printf("SIZE text %.1f MB, ledger.db %.1f MB (%.2fx text), segments %.1f MB (%.2fx text)\n",
+		mb(text), mb(db), float64(db)/float64(text), mb(segs), float64(segs)/float64(text))
+	return nil
+}
+
+func fileSize(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }

@@ -1,0 +1,228 @@
+package ledger
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// RebuildResult says what Rebuild restored.
+type RebuildResult struct {
+	Workstreams, Segments, Events int
+	// Duplicates counts records whose event id was already restored.
+	Duplicates int
+	// Renumbered counts events whose sequence collided with another event
+	// (left by a batch that crashed after its segment was written) and got
+	// a new sequence after the workstream's last one.
+	Renumbered int
+	// OrphanSegments counts segments of workstreams the ledger does not know.
+	OrphanSegments int
+}
+
+// loaded is one segment record with the segment it came from.
+type loaded struct {
+	rec segmentRecord
+	rel string
+}
+
+// Rebuild replaces the events table and the FTS index with the contents of
+// the segments on disk, restoring the same event ids, sequences and content,
+// in one transaction. It repairs a damaged index or event table; workstreams,
+// runs and links are kept.
+func (db *DB) Rebuild(ctx context.Context) (RebuildResult, error) {
+	var res RebuildResult
+	root := filepath.Join(db.home, "segments")
+	dirs, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return res, fmt.Errorf("rebuild: read %s: %w", root, err)
+	}
+	err = db.withTx(ctx, func(tx *sql.Tx) error {
+		known, err := knownSegments(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, sqlRebuildReset); err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			if d.IsDir() {
+				if err := db.rebuildWorkstream(ctx, tx, d.Name(), known, &res); err != nil {
+					return err
+				}
+			}
+		}
+		_, err = tx.ExecContext(ctx, sqlFTSRebuild)
+		return err
+	})
+	return res, db.wrap(err, "rebuild ledger")
+}
+
+// knownSegments returns the segments the ledger recorded as committed; on a
+// sequence collision their events win over those of an orphan segment.
+func knownSegments(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	rows, err := tx.QueryContext(ctx, sqlSegmentPaths)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	known := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		known[p] = true
+	}
+	return known, rows.Err()
+}
+
+func (db *DB) rebuildWorkstream(ctx context.Context, tx *sql.Tx, wsID string, known map[string]bool, res *RebuildResult) error {
+	recs, nseg, err := db.loadSegments(wsID)
+	if err != nil {
+		return err
+	}
+	var wsk int64
+	err = tx.QueryRowContext(ctx, sqlWorkstreamKey, wsID).Scan(&wsk)
+	if errors.Is(err, sql.ErrNoRows) {
+		res.OrphanSegments += nseg
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	res.Workstreams++
+	res.Segments += nseg
+	recs = orderForRebuild(recs, known, res)
+	if err := insertLoaded(ctx, tx, wsk, recs); err != nil {
+		return err
+	}
+	res.Events += len(recs)
+	var last int64
+	if len(recs) > 0 {
+		last = recs[len(recs)-1].rec.Sequence
+	}
+	_, err = tx.ExecContext(ctx, sqlRestoreCounters, last, len(recs), wsk)
+	return err
+}
+
+// orderForRebuild sorts by sequence (events of known segments first on a
+// tie), drops repeated event ids and moves events whose sequence is taken to
+// the end with fresh sequences.
+func orderForRebuild(recs []loaded, known map[string]bool, res *RebuildResult) []loaded {
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		if a.rec.Sequence != b.rec.Sequence {
+			return a.rec.Sequence < b.rec.Sequence
+		}
+		return known[a.rel] && !known[b.rel]
+	})
+	seen := make(map[string]bool, len(recs))
+	out := recs[:0:0]
+	var collided []loaded
+	var last int64
+	for _, l := range recs {
+		switch {
+		case seen[l.rec.EventID]:
+			res.Duplicates++
+			continue
+		case l.rec.Sequence <= last:
+			collided = append(collided, l)
+		default:
+			out = append(out, l)
+			last = l.rec.Sequence
+		}
+		seen[l.rec.EventID] = true
+	}
+	for _, l := range collided {
+		last++
+		l.rec.Sequence = last
+		out = append(out, l)
+		res.Renumbered++
+	}
+	return out
+}
+
+// loadSegments reads every segment of a workstream, in file-name order.
+func (db *DB) loadSegments(wsID string) ([]loaded, int, error) {
+	dir := filepath.Join(db.home, "segments", wsID)
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, 0, err
+	}
+	sort.Strings(files)
+	var out []loaded
+	for _, f := range files {
+		rel := filepath.ToSlash(filepath.Join("segments", wsID, filepath.Base(f)))
+		if out, err = readSegment(f, rel, out); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, len(files), nil
+}
+
+func readSegment(path, rel string, out []loaded) ([]loaded, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("rebuild: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(strings.TrimSpace(string(line))) > 0 {
+			var rec segmentRecord
+			if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
+				return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
+			}
+			out = append(out, loaded{rec: rec, rel: rel})
+		}
+		if err != nil {
+			break
+		}
+	}
+	return out, nil
+}
+
+func validRecord(r segmentRecord) bool {
+	id, err := hex.DecodeString(r.EventID)
+	return err == nil && len(id) == 32 && r.Sequence > 0 && r.Kind.Valid() && r.Harness != ""
+}
+
+// insertLoaded inserts restored rows; the FTS index is rebuilt afterwards in
+// one pass.
+func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []loaded) error {
+	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	segIDs := map[string]int64{}
+	for _, l := range recs {
+		segID, ok := segIDs[l.rel]
+		if !ok {
+			if segID, err = segmentID(ctx, tx, wsk, l.rel); err != nil {
+				return err
+			}
+			segIDs[l.rel] = segID
+		}
+		p, err := newPending(EventInput{Metadata: l.rec.Metadata})
+		if err != nil {
+			return err
+		}
+		p.id = l.rec.EventID
+		p.idRaw, _ = hex.DecodeString(p.id)
+		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, p, l.rec)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}

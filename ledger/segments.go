@@ -1,0 +1,134 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+)
+
+// segmentFS is the file-system surface segment writing needs; tests replace
+// it to simulate a full disk.
+type segmentFS interface {
+	MkdirAll(path string, perm fs.FileMode) error
+	CreateTemp(dir, pattern string) (segmentFile, error)
+	Rename(oldpath, newpath string) error
+	Remove(path string) error
+	Stat(path string) (fs.FileInfo, error)
+}
+
+type segmentFile interface {
+	io.Writer
+	Name() string
+	Chmod(fs.FileMode) error
+	Sync() error
+	Close() error
+}
+
+type osFS struct{}
+
+func (osFS) MkdirAll(p string, m fs.FileMode) error { return os.MkdirAll(p, m) }
+func (osFS) CreateTemp(d, p string) (segmentFile, error) {
+	return os.CreateTemp(d, p)
+}
+func (osFS) Rename(o, n string) error           { return os.Rename(o, n) }
+func (osFS) Remove(p string) error              { return os.Remove(p) }
+func (osFS) Stat(p string) (fs.FileInfo, error) { return os.Stat(p) }
+
+// segmentRecord is one line of a segment: everything Rebuild needs to
+// restore the event row exactly.
+type segmentRecord struct {
+	V               int            `json:"v"`
+	WorkstreamID    string         `json:"workstream_id"`
+	RunID           string         `json:"run_id,omitempty"`
+	Sequence        int64          `json:"sequence"`
+	EventID         string         `json:"event_id"`
+	Harness         string         `json:"harness"`
+	NativeSessionID string         `json:"native_session_id,omitempty"`
+	SourceRecordID  string         `json:"source_record_id,omitempty"`
+	BlockIndex      int            `json:"block_index"`
+	Kind            Kind           `json:"kind"`
+	Role            string         `json:"role,omitempty"`
+	OccurredAt      *time.Time     `json:"occurred_at,omitempty"`
+	Metadata        map[string]any `json:"metadata,omitempty"`
+	Content         string         `json:"content"`
+	CreatedAt       time.Time      `json:"created_at"`
+}
+
+const segmentVersion = 1
+
+var safeRunID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// encodeSegment renders the records as JSONL.
+func encodeSegment(recs []segmentRecord) ([]byte, error) {
+	var buf []byte
+	for i := range recs {
+		b, err := json.Marshal(&recs[i])
+		if err != nil {
+			return nil, fmt.Errorf("encode segment record: %w", err)
+		}
+		buf = append(append(buf, b...), '\n')
+	}
+	return buf, nil
+}
+
+// segmentName is <run>-<16 hex of sha256(data)>.jsonl: content-addressed, so
+// the same bytes always land in the same file.
+func segmentName(runID string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return runID + "-" + hex.EncodeToString(sum[:8]) + ".jsonl"
+}
+
+// writeSegment writes data durably to home/segments/<ws>/<name> (temp file,
+// fsync, rename; 0600 in 0700 dirs). An existing target has identical bytes
+// by construction and is reused. created reports whether this call made the
+// file, so a failed transaction can remove exactly what it added.
+func (db *DB) writeSegment(wsID, name string, data []byte) (rel string, created bool, err error) {
+	rel = filepath.ToSlash(filepath.Join("segments", wsID, name))
+	dir := filepath.Join(db.home, "segments", wsID)
+	target := filepath.Join(dir, name)
+	if _, err := db.segFS.Stat(target); err == nil {
+		return rel, false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", false, fmt.Errorf("check segment %s: %w", rel, err)
+	}
+	if err := db.segFS.MkdirAll(dir, 0o700); err != nil {
+		return "", false, fmt.Errorf("create segment directory: %w", err)
+	}
+	if err := db.writeTempAndRename(dir, target, data); err != nil {
+		return "", false, fmt.Errorf("write segment %s: %w; free disk space and retry", rel, err)
+	}
+	return rel, true, nil
+}
+
+func (db *DB) writeTempAndRename(dir, target string, data []byte) error {
+	f, err := db.segFS.CreateTemp(dir, ".segment-*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = f.Chmod(0o600)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = db.segFS.Rename(tmp, target)
+	}
+	if err != nil {
+		db.segFS.Remove(tmp)
+	}
+	return err
+}

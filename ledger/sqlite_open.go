@@ -1,0 +1,184 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// openSQLite opens the file with the connection pragmas. _txlock=immediate
+// makes every BeginTx a BEGIN IMMEDIATE, so a read-then-write transaction
+// takes the write lock up front and never fails on upgrade.
+func openSQLite(file string, busy time.Duration) (*sql.DB, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(2)
+	return db, nil
+}
+
+// pageSize suits rows of ~0.5-1 KiB: far fewer page-tail bytes are wasted
+// than with 4 KiB pages, which keeps the ledger under 2x the text it stores.
+const pageSize = 16384
+
+// bootstrapSQLite sets the page size of a brand-new (empty) file; it can
+// only be chosen before the first table and before WAL mode.
+func bootstrapSQLite(file string) error {
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: file}).EscapedPath())
+	if err != nil {
+		return fmt.Errorf("initialise ledger: %w", err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d; PRAGMA journal_mode = WAL", pageSize)); err != nil {
+		return fmt.Errorf("initialise ledger: %w", err)
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations ordered by their numeric prefix.
+func migrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFS, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, e := range entries {
+		v, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
+		if err != nil {
+			return nil, fmt.Errorf("migration %s: bad version prefix", e.Name())
+		}
+		b, err := migrationFS.ReadFile(path.Join("migrations", e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{version: v, name: e.Name(), sql: string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms, nil
+}
+
+// KnownSchemaVersion is the newest schema version this binary can use.
+func KnownSchemaVersion() int {
+	ms, err := migrations()
+	if err != nil || len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
+}
+
+const sqlCreateVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (
+  version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`
+
+// migrate applies every pending migration, each in its own IMMEDIATE
+// transaction that re-reads the version, so two processes opening a fresh
+// home at once apply each migration exactly once.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.sql.ExecContext(ctx, sqlCreateVersionTable); err != nil {
+		return err
+	}
+	ms, err := migrations()
+	if err != nil {
+		return fmt.Errorf("read embedded migrations: %w", err)
+	}
+	known := ms[len(ms)-1].version
+	for _, m := range ms {
+		if err := db.applyMigration(ctx, m, known); err != nil {
+			return err
+		}
+	}
+	db.schema = known
+	return nil
+}
+
+func (db *DB) applyMigration(ctx context.Context, m migration, known int) error {
+	return db.withTx(ctx, func(tx *sql.Tx) error {
+		var cur int
+		err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur)
+		if err != nil {
+			return err
+		}
+		if cur > known {
+			return errorf(ErrSchemaTooNew, "ledger schema version %d is newer than this ai-memory (knows %d); upgrade ai-memory", cur, known)
+		}
+		if cur >= m.version {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("apply migration %s: %w", m.name, err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
+			m.version, m.name, db.nowMicro())
+		return err
+	})
+}
+
+// withTx runs fn in one IMMEDIATE transaction, committing on success.
+func (db *DB) withTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// wrap adds context to err and turns SQLite's lock and corruption codes into
+// one-line messages that say what to do next.
+func (db *DB) wrap(err error, op string) error {
+	if err == nil {
+		return nil
+	}
+	var ue *userError
+	var be *BusyError
+	if errors.As(err, &ue) || errors.As(err, &be) {
+		return err // already a complete one-line message
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return &userError{kind: ErrLocked, msg: fmt.Sprintf(
+			"%s: ledger %s is locked by another process (waited %s); retry, or stop the process holding it",
+			op, db.path, db.busy)}
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("%s: %s is not a valid ai-memory ledger (%v); move it aside and run `ai-memory ledger rebuild`", op, db.path, err)
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("%s: disk full writing %s; free space and retry: %w", op, db.path, err)
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
