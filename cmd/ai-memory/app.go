@@ -16,12 +16,24 @@ type stdio struct {
 	out, err io.Writer
 }
 
+// outFile and errFile return the streams as files when they are (the
+// launcher needs real descriptors for the agent), else the process's own.
+func (s stdio) outFile() *os.File { return fileOr(s.out, os.Stdout) }
+func (s stdio) errFile() *os.File { return fileOr(s.err, os.Stderr) }
+
+func fileOr(w io.Writer, def *os.File) *os.File {
+	if f, ok := w.(*os.File); ok {
+		return f
+	}
+	return def
+}
+
 // run builds the application, runs it and maps the outcome to an exit code.
 // It is the only function main calls.
 func run(args []string, io stdio) int {
 	app := newApp(io)
 	err := app.Run(args)
-	return exitCode(err, io.err)
+	return exitCode(cliError(err), io.err)
 }
 
 func newApp(io stdio) *cli.App {
@@ -42,7 +54,15 @@ func newApp(io stdio) *cli.App {
 		},
 	}
 	app.Commands = []*cli.Command{
+		newRunCommand(io),
+		newWorkstreamsCommand(),
+		newWorkstreamSearchCommand(),
+		newImportCommand(io),
+		newHandoffCommand(io),
 		newVersionCommand(),
+		newSessionsCommand(),
+		newLedgerCommand(),
+		newHookCommand(),
 	}
 	return app
 }

@@ -62,3 +62,21 @@ func classify(err error) int {
 	}
 	return exitFailure
 }
+
+// cliError turns urfave/cli's own "No help topic for 'x'" (exit 3) into a
+// usage error that says what to do.
+func cliError(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "No help topic for '"); ok {
+		return usageError{fmt.Errorf("unknown command '%s; see: ai-memory help", name)}
+	}
+	for _, p := range []string{"flag provided but not defined", "flag needs an argument", "invalid value", "invalid boolean"} {
+		if strings.HasPrefix(msg, p) {
+			return usageError{err}
+		}
+	}
+	return err
+}

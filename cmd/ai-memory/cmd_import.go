@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/ai-memory/ai-memory/launcher"
+	"github.com/urfave/cli/v2"
+)
+
+func newImportCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:  "import",
+		Usage: "backfill this checkout's existing native sessions into the selected workstream (read-only)",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "harness", Usage: "only sessions of `HARNESS` (claude, codex)"},
+			&cli.StringFlag{Name: "session", Usage: "only the native session `ID`"},
+			&cli.BoolFlag{Name: "all", Usage: "every session of this checkout (the default)"},
+			&cli.StringFlag{Name: "workstream", Usage: "import into the existing workstream `NAME`"},
+			&cli.BoolFlag{Name: "link", Usage: "make the (newest) imported session the workstream's current one"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError{fmt.Errorf("unexpected argument %q; use --session ID", c.Args().First())}
+			}
+			if c.Bool("all") && c.String("session") != "" {
+				return usageError{fmt.Errorf("--all and --session cannot be combined")}
+			}
+			stats, err := launcher.ImportSessions(c.Context, launcher.ImportOptions{
+				Harness: c.String("harness"), Session: c.String("session"),
+				Workstream: c.String("workstream"), Link: c.Bool("link"),
+			}, launcher.Env{Stdin: io.in, Stdout: io.outFile(), Stderr: io.errFile()})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				if stats == nil {
+					stats = []launcher.ImportStats{}
+				}
+				enc := json.NewEncoder(c.App.Writer)
+				enc.SetIndent("", "  ")
+				return enc.Encode(stats)
+			}
+			return printImport(c, stats)
+		},
+	}
+}
+
+func printImport(c *cli.Context, stats []launcher.ImportStats) error {
+	if len(stats) == 0 {
+		_, err := fmt.Fprintln(c.App.Writer, "No sessions of this checkout found.")
+		return err
+	}
+	for _, s := range stats {
+		fmt.Fprintf(c.App.Writer, "%s %s: %d added, %d already present, %d loss note(s)\n",
+			s.Harness, s.NativeSessionID, s.Added, s.Skipped, s.Losses)
+		for _, l := range s.LossNotes {
+			fmt.Fprintf(c.App.Writer, "  - %s\n", l)
+		}
+	}
+	return nil
+}

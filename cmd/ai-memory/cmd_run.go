@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/ai-memory/ai-memory/launcher"
+	"github.com/urfave/cli/v2"
+)
+
+func newRunCommand(io stdio) *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "launch a coding agent in this checkout's workstream and record its session",
+		ArgsUsage: "[HARNESS] [NATIVE ARGS...]",
+		Description: "Wrapper flags come before the harness name; everything after it is the harness's own argv,\n" +
+			"passed through in order (no -- needed). Without a harness, continues the latest usable session.\n" +
+			"Harnesses: claude (claude-code), codex.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "workstream", Usage: "use the existing workstream `NAME`"},
+			&cli.StringFlag{Name: "new", Usage: "create and use a new workstream `NAME` (fresh native sessions)"},
+			&cli.StringFlag{Name: "executable", Usage: "run the harness from `PATH` (or a name looked up on PATH)"},
+			&cli.BoolFlag{Name: "yolo", Usage: "map to the harness's own skip-permissions flag"},
+			&cli.BoolFlag{Name: "fresh", Usage: "start a new native session even if one is linked"},
+			&cli.BoolFlag{Name: "no-session-index", Usage: "do not update .agent-sessions/session-history.json"},
+		},
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			o := launcher.Options{
+				Workstream:     c.String("workstream"),
+				New:            c.String("new"),
+				Executable:     c.String("executable"),
+				Yolo:           c.Bool("yolo"),
+				Fresh:          c.Bool("fresh"),
+				NoSessionIndex: c.Bool("no-session-index"),
+			}
+			if len(args) > 0 {
+				o.Harness, o.Args = args[0], args[1:]
+			}
+			return launcher.Run(c.Context, o, launcher.Env{Stdin: io.in, Stdout: io.outFile(), Stderr: io.errFile()})
+		},
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-memory/ai-memory/harness/harnesstest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var updateScripts = flag.Bool("update", false, "rewrite cmp expectations inside the txtar scripts")
+
+// TestMain registers the real ai-memory main and the fake harness CLIs as
+// executables on the scripts' PATH (the cmd/go testscript pattern).
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"ai-memory": func() { os.Exit(run(os.Args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})) },
+		"claude":    func() { os.Exit(harnesstest.FakeClaudeMain()) },
+		"codex":     func() { os.Exit(harnesstest.FakeCodexMain()) },
+	})
+}
+
+// scriptCmds are the custom testscript commands (see each cmd* doc).
+var scriptCmds = map[string]func(*testscript.TestScript, bool, []string){
+	"status":   cmdStatus,
+	"waitfile": cmdWaitFile,
+	"sleep":    cmdSleep,
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		UpdateScripts:       *updateScripts,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup:               setupScript,
+		Cmds:                scriptCmds,
+	})
+}
+
+// setupScript isolates every script: its own HOME, data home and harness
+// stores under $WORK, and a small PATH of the fakes plus system dirs.
+func setupScript(e *testscript.Env) error {
+	home := filepath.Join(e.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	e.Setenv("HOME", home)
+	e.Setenv("AI_MEMORY_HOME", filepath.Join(e.WorkDir, "data"))
+	e.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	e.Setenv("CLAUDE_CONFIG_DIR", "")
+	e.Setenv("CODEX_HOME", "")
+	e.Setenv("FAKE_HARNESS_LOG", filepath.Join(e.WorkDir, "fake.log"))
+	e.Setenv("GIT_AUTHOR_NAME", "t")
+	e.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
+	e.Setenv("GIT_COMMITTER_NAME", "t")
+	e.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
+	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	// BINDIR holds the registered executables (ai-memory and the fakes), so a
+	// script can build a PATH that has ai-memory but no harness.
+	e.Setenv("BINDIR", strings.SplitN(os.Getenv("PATH"), string(os.PathListSeparator), 2)[0])
+	return nil
+}
+
+// cmdStatus runs a command and checks its exact exit code:
+//
+//	status 23 ai-memory run claude -p hi
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: bad code %q", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("status: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// cmdSleep pauses the script: sleep DURATION (a Go duration, e.g. 500ms).
+func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sleep duration")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	time.Sleep(d)
+}
+
+// cmdWaitFile waits (up to 20 s) until a file matching the glob PATH exists
+// and, optionally, contains a substring: waitfile PATH [SUBSTRING]
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: waitfile path [substring]")
+	}
+	p := ts.MkAbs(args[0])
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		matches, _ := filepath.Glob(p)
+		for _, m := range matches {
+			b, err := os.ReadFile(m)
+			if err == nil && (len(args) < 2 || strings.Contains(string(b), args[1])) {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.Fatalf("waitfile: %s not ready after 20s", args[0])
+}

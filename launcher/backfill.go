@@ -1,0 +1,157 @@
+package launcher
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/ai-memory/ai-memory/agentproc"
+	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/repo"
+	"github.com/ai-memory/ai-memory/transcript"
+)
+
+// ImportOptions are the flags of `ai-memory import`.
+type ImportOptions struct {
+	Harness    string // "" = every harness
+	Session    string // one native session id; "" = all sessions of this checkout
+	Workstream string // "" = the selected workstream
+	Link       bool   // make the imported session the workstream's current one
+}
+
+// maxBackfillSessions bounds one backfill (newest first).
+const maxBackfillSessions = 2000
+
+// ImportSessions backfills existing native sessions of this checkout into
+// the selected workstream, read-only and idempotently, under the workstream
+// lease so that it never interleaves with a running launcher.
+func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStats, error) {
+	env, err := env.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	srcs, err := importSources(o.Harness)
+	if err != nil {
+		return nil, err
+	}
+	id, err := repo.Identify(env.Dir)
+	if err != nil {
+		return nil, wrapperError("identify repository", err)
+	}
+	db, err := openLedger(env)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	ws, err := db.SelectWorkstream(ctx, scope, ledger.Selector{Name: o.Workstream})
+	if err != nil {
+		return nil, &Error{Code: CodeUsage, Err: err}
+	}
+	run, _, err := acquire(ctx, db, ws.ID, "import", env.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	hb := startHeartbeat(ctx, db, run.ID)
+	stats, ierr := backfill(ctx, db, ws, run, srcs, o, env, id.Root)
+	hb.stop()
+	if ierr != nil {
+		db.CancelRun(context.WithoutCancel(ctx), run.ID)
+		return stats, ierr
+	}
+	if err := db.FinishRun(ctx, run.ID, nil); err != nil {
+		return stats, wrapperError("close import run", err)
+	}
+	return stats, nil
+}
+
+func importSources(name string) ([]transcript.Source, error) {
+	if name == "" {
+		return transcript.Sources(), nil
+	}
+	h, ok := harness.Lookup(name)
+	if !ok {
+		return nil, usageErrorf("unknown harness %q; known harnesses: %v", name, harness.Names())
+	}
+	src, ok := transcript.Lookup(h.Name())
+	if !ok {
+		return nil, usageErrorf("no transcript reader for %s", h.Name())
+	}
+	return []transcript.Source{src}, nil
+}
+
+func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledger.Run, srcs []transcript.Source, o ImportOptions, env Env, root string) ([]ImportStats, error) {
+	im := &Importer{DB: db, WorkstreamID: ws.ID, RunID: run.ID}
+	if agentproc.IsTerminal(env.Stderr) {
+		im.Progress = progressPrinter(env.Stderr)
+	}
+	var out []ImportStats
+	found := false
+	for _, src := range srcs {
+		sessions, err := sessionsToImport(src, o, env, root)
+		if err != nil {
+			return out, err
+		}
+		found = found || len(sessions) > 0
+		for i, s := range sessions {
+			st, err := im.Import(ctx, src, s)
+			if err != nil {
+				return out, wrapperError("import", err)
+			}
+			out = append(out, st)
+			if o.Link && i == 0 {
+				if _, err := db.LinkSession(ctx, ws.ID, src.Harness(), s.ID); err != nil {
+					return out, wrapperError("link session", err)
+				}
+			}
+		}
+	}
+	if im.Progress != nil {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if o.Session != "" && !found {
+		return out, &Error{Code: 1, Err: fmt.Errorf("session %s not found in any harness store; list this checkout's sessions with: ai-memory import --all", o.Session)}
+	}
+	return out, nil
+}
+
+// sessionsToImport returns the sessions to import of one source, newest first.
+func sessionsToImport(src transcript.Source, o ImportOptions, env Env, root string) ([]transcript.Session, error) {
+	tenv := env.transcriptEnv()
+	if o.Session != "" {
+		s, ex, err := src.Find(tenv, o.Session)
+		if ex == transcript.Unknown && err != nil {
+			return nil, wrapperError("find session", err)
+		}
+		if ex != transcript.Present {
+			return nil, nil
+		}
+		return []transcript.Session{s}, nil
+	}
+	ss, err := src.List(tenv, root, maxBackfillSessions)
+	if err != nil {
+		return nil, wrapperError("list "+src.Harness()+" sessions", err)
+	}
+	sort.SliceStable(ss, func(i, j int) bool { return ss[i].ModTime.After(ss[j].ModTime) })
+	return ss, nil
+}
+
+// progressPrinter draws a one-line progress bar for long imports.
+func progressPrinter(w io.Writer) func(transcript.Session, int64) {
+	return func(s transcript.Session, off int64) {
+		pct := 100
+		if s.Size > 0 && off < s.Size {
+			pct = int(off * 100 / s.Size)
+		}
+		bar := make([]byte, 20)
+		for i := range bar {
+			bar[i] = ' '
+			if i < pct/5 {
+				bar[i] = '#'
+			}
+		}
+		fmt.Fprintf(w, "\r\033[Kimporting %s %s [%s] %3d%%", s.Harness, short(s.ID), bar, pct)
+	}
+}

@@ -1,0 +1,109 @@
+package launcher
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ai-memory/ai-memory/handoff"
+	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/repo"
+)
+
+// HandoffPreview is what the next launch of a harness would receive.
+type HandoffPreview struct {
+	Harness         string `json:"harness"`
+	WorkstreamID    string `json:"workstream_id"`
+	Workstream      string `json:"workstream"`
+	NativeSessionID string `json:"native_session_id,omitempty"`
+	After           int64  `json:"after"`
+	Through         int64  `json:"through"`
+	Events          int    `json:"events"`
+	Packet          string `json:"packet"`
+}
+
+// PreviewHandoff renders, without changing anything, the packet the next
+// `ai-memory run <harness>` in this worktree would deliver. An empty
+// harness means the workstream's most recently linked one.
+func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env) (HandoffPreview, error) {
+	env, err := env.withDefaults()
+	if err != nil {
+		return HandoffPreview{}, err
+	}
+	if !ledgerExists(env) {
+		return HandoffPreview{}, &Error{Code: 1, Err: fmt.Errorf("no ledger yet; start with: %s", suggestions())}
+	}
+	id, err := repo.Identify(env.Dir)
+	if err != nil {
+		return HandoffPreview{}, wrapperError("identify repository", err)
+	}
+	db, err := openLedger(env)
+	if err != nil {
+		return HandoffPreview{}, err
+	}
+	defer db.Close()
+	ws, err := findWorkstream(ctx, db, id, workstream)
+	if err != nil {
+		return HandoffPreview{}, err
+	}
+	name, target, err := handoffTarget(ctx, db, ws, harnessName)
+	if err != nil {
+		return HandoffPreview{}, err
+	}
+	in, err := PacketInput(ctx, db, ws, name, target)
+	if err != nil {
+		return HandoffPreview{}, wrapperError("build handoff packet", err)
+	}
+	return HandoffPreview{Harness: name, WorkstreamID: ws.ID, Workstream: ws.Name, NativeSessionID: target,
+		After: in.After, Through: in.Through, Events: len(in.Events), Packet: handoff.Render(in)}, nil
+}
+
+func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name string) (ledger.Workstream, error) {
+	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	if name == "" {
+		ws, ok, err := db.CurrentWorkstream(ctx, scope)
+		if err != nil {
+			return ws, wrapperError("read workstream", err)
+		}
+		if !ok {
+			return ws, &Error{Code: 1, Err: fmt.Errorf("no workstream in this worktree yet; start with: %s", suggestions())}
+		}
+		return ws, nil
+	}
+	all, err := db.ListWorkstreams(ctx, scope)
+	if err != nil {
+		return ledger.Workstream{}, wrapperError("list workstreams", err)
+	}
+	for _, w := range all {
+		if w.Name == name {
+			return w.Workstream, nil
+		}
+	}
+	return ledger.Workstream{}, &Error{Code: CodeUsage, Err: fmt.Errorf("workstream '%s' not found; list them with: ai-memory workstreams", name)}
+}
+
+// handoffTarget resolves the harness and the native session its next
+// launch would resume ("" = a fresh session).
+func handoffTarget(ctx context.Context, db *ledger.DB, ws ledger.Workstream, name string) (string, string, error) {
+	if name != "" {
+		h, ok := harness.Lookup(name)
+		if !ok {
+			return "", "", usageErrorf("unknown harness %q; known harnesses: %v", name, harness.Names())
+		}
+		link, ok, err := db.CurrentLink(ctx, ws.ID, h.Name())
+		if err != nil || !ok {
+			return h.Name(), "", err
+		}
+		return h.Name(), link.NativeSessionID, nil
+	}
+	links, err := db.Links(ctx, ws.ID)
+	if err != nil {
+		return "", "", wrapperError("read session links", err)
+	}
+	for _, lk := range links {
+		if lk.Current {
+			return lk.Harness, lk.NativeSessionID, nil
+		}
+	}
+	return "", "", usageErrorf("no harness linked to workstream '%s' yet; pass --harness NAME", ws.Name)
+}

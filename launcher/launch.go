@@ -1,0 +1,205 @@
+package launcher
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ai-memory/ai-memory/agentproc"
+	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/repo"
+	"github.com/ai-memory/ai-memory/transcript"
+	"github.com/google/uuid"
+)
+
+// launch is the state of one managed run, from lease to release.
+type launch struct {
+	o     Options
+	env   Env
+	h     harness.Harness
+	src   transcript.Source
+	exe   string
+	probe harness.Plan
+	adopt string
+
+	db      *ledger.DB
+	id      repo.Identity
+	ws      ledger.Workstream
+	run     ledger.Run
+	hb      *heartbeat
+	started time.Time
+	runDir  string
+
+	choice choice
+	packet packet
+	plan   harness.Plan
+	index  *indexer
+	live   *liveImport
+	closed bool
+}
+
+func (l *launch) execute(ctx context.Context) (err error) {
+	if l.db, err = openLedger(l.env); err != nil {
+		return err
+	}
+	defer l.db.Close()
+	if err := l.selectWorkstream(ctx); err != nil {
+		return err
+	}
+	run, reclaimed, err := acquire(ctx, l.db, l.ws.ID, l.h.Name(), l.env.Stderr)
+	if err != nil {
+		return err
+	}
+	l.run, l.started = run, l.env.Now()
+	l.hb = startHeartbeat(ctx, l.db, run.ID)
+	defer l.release(ctx)
+	l.index = newIndexer(l)
+	l.recoverRuns(ctx, reclaimed)
+	if err := l.prepare(ctx); err != nil {
+		return err
+	}
+	return l.spawnAndFinish(ctx)
+}
+
+func (l *launch) selectWorkstream(ctx context.Context) error {
+	id, err := repo.Identify(l.env.Dir)
+	if err != nil {
+		return wrapperError("identify repository", err)
+	}
+	l.id = id
+	sel := ledger.Selector{Name: l.o.Workstream}
+	if l.o.New != "" {
+		sel = ledger.Selector{Name: l.o.New, Create: true}
+	}
+	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	ws, err := l.db.SelectWorkstream(ctx, scope, sel)
+	if err != nil {
+		return &Error{Code: CodeUsage, Err: err}
+	}
+	l.ws = ws
+	return nil
+}
+
+// prepare decides the native session, renders the packet and builds the
+// plan. Any failure here cancels the lease (release sees closed == false).
+func (l *launch) prepare(ctx context.Context) error {
+	c, err := l.decide(ctx)
+	if err != nil {
+		return err
+	}
+	l.choice = c
+	if l.packet, err = l.buildPacket(ctx); err != nil {
+		return err
+	}
+	if err := l.db.SetRunSync(ctx, l.run.ID, l.packet.after, l.packet.through); err != nil {
+		return wrapperError("record handoff range", err)
+	}
+	return l.buildPlan()
+}
+
+func (l *launch) buildPlan() error {
+	l.runDir = filepath.Join(l.db.Home(), "runs", l.run.ID)
+	if err := os.MkdirAll(l.runDir, 0o700); err != nil {
+		return wrapperError("run directory", err)
+	}
+	req := harness.Request{
+		Args: l.o.Args, Yolo: l.o.Yolo, Fresh: l.o.Fresh,
+		LinkedSessionID: l.choice.resume, NewSessionID: uuid.NewString(),
+		Packet: l.packet.text, RunDir: l.runDir,
+		HookCommand:      []string{l.env.Self, "hook", "claude-session-start"},
+		BaseInstructions: l.packet.baseInstructions,
+		StdinTTY:         agentproc.IsTerminal(l.env.Stdin),
+	}
+	plan, err := l.h.Plan(req)
+	if err != nil {
+		return &Error{Code: CodeUsage, Err: err}
+	}
+	for _, f := range plan.Files {
+		if err := os.WriteFile(f.Path, []byte(f.Content), 0o600); err != nil {
+			return wrapperError("write launch file", err)
+		}
+	}
+	l.plan = plan
+	return nil
+}
+
+// release closes the run on every path: a run that never reached finish is
+// cancelled so the next launcher does not wait for the lease to lapse.
+func (l *launch) release(ctx context.Context) {
+	if l.hb != nil {
+		l.hb.stop()
+	}
+	if l.runDir != "" {
+		os.RemoveAll(l.runDir)
+	}
+	if l.closed {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	if err := l.db.CancelRun(ctx, l.run.ID); err != nil {
+		say(l.env.Stderr, "could not release the workstream lease (%v); it expires within 90 s", err)
+	}
+}
+
+// childEnv is the agent's environment: ours, minus blank store overrides,
+// plus the plan's variables and the AI_MEMORY_* run identity.
+func (l *launch) childEnv() []string {
+	extra := map[string]string{
+		"AI_MEMORY_RUN_ID":        l.run.ID,
+		"AI_MEMORY_WORKSTREAM_ID": l.ws.ID,
+		"AI_MEMORY_HARNESS":       l.h.Name(),
+	}
+	if l.plan.SessionID != "" {
+		extra["AI_MEMORY_NATIVE_SESSION_ID"] = l.plan.SessionID
+	}
+	for k, v := range l.plan.Env {
+		extra[k] = v
+	}
+	return mergeEnv(l.env.Environ, extra, []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"})
+}
+
+func (l *launch) spawnAndFinish(ctx context.Context) error {
+	for _, n := range append(l.choice.notices, l.plan.Notices...) {
+		say(l.env.Stderr, "%s", n)
+	}
+	if l.packet.text != "" {
+		say(l.env.Stderr, "%s", l.packet.summary)
+	}
+	l.index.start(l.plan.SessionID)
+	proc, err := agentproc.Start(agentproc.Spec{
+		Path: l.exe, Args: l.plan.Args, Env: l.childEnv(), Dir: l.env.Dir,
+		Stdin: l.env.Stdin, Stdout: l.env.Stdout, Stderr: l.env.Stderr,
+		PTY: agentproc.IsTerminal(l.env.Stdin),
+	})
+	if err != nil {
+		l.finishFailedStart(ctx, err)
+		return startError(err)
+	}
+	defer proc.Restore()
+	l.live = startLive(ctx, l)
+	st, werr := proc.Wait()
+	proc.Restore()
+	l.live.stop()
+	if werr != nil {
+		say(l.env.Stderr, "waiting for %s failed: %v", l.h.Name(), werr)
+	}
+	if err := l.finish(ctx, st); err != nil {
+		say(l.env.Stderr, "%v", err)
+	}
+	if st.Code == 0 && werr != nil {
+		return wrapperError("wait for agent", werr)
+	}
+	return exitStatus(st.Code)
+}
+
+func (l *launch) finishFailedStart(ctx context.Context, err error) {
+	ctx = context.WithoutCancel(ctx)
+	l.appendNote(ctx, "", fmt.Sprintf("native process could not be started: %v", err))
+	l.index.interrupted("")
+	if ferr := l.db.FinishRun(ctx, l.run.ID, nil); ferr == nil {
+		l.closed = true
+	}
+}

@@ -1,0 +1,194 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ai-memory/ai-memory/agentproc"
+	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/transcript"
+)
+
+// Options are the wrapper flags of `ai-memory run`.
+type Options struct {
+	Harness        string   // "" = bare run: continue the latest usable session
+	Args           []string // the harness's own argv, passed through in order
+	Workstream     string   // --workstream NAME (must exist)
+	New            string   // --new NAME (must not exist; always fresh native sessions)
+	Executable     string   // --executable PATH or name
+	Yolo           bool     // --yolo
+	Fresh          bool     // --fresh
+	NoSessionIndex bool     // --no-session-index
+}
+
+// Env is everything the launcher takes from the process, injectable in tests.
+type Env struct {
+	Stdin, Stdout, Stderr *os.File
+	Dir                   string              // working directory
+	Getenv                func(string) string // the environment the agent will see
+	Environ               []string
+	Self                  string // absolute path of this ai-memory binary (for hooks)
+	LookPath              func(string) (string, error)
+	Now                   func() time.Time
+}
+
+func (e Env) withDefaults() (Env, error) {
+	if e.Stdin == nil {
+		e.Stdin, e.Stdout, e.Stderr = os.Stdin, os.Stdout, os.Stderr
+	}
+	if e.Getenv == nil {
+		e.Getenv = os.Getenv
+		e.Environ = os.Environ()
+	}
+	if e.LookPath == nil {
+		e.LookPath = defaultLookPath
+	}
+	if e.Now == nil {
+		e.Now = time.Now
+	}
+	if e.Dir == "" {
+		d, err := os.Getwd()
+		if err != nil {
+			return e, wrapperError("working directory", err)
+		}
+		e.Dir = d
+	}
+	if e.Self == "" {
+		if p, err := os.Executable(); err == nil {
+			e.Self = p
+		}
+	}
+	return e, nil
+}
+
+func (e Env) transcriptEnv() transcript.Env {
+	home := e.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return transcript.Env{Home: home, Getenv: e.Getenv}
+}
+
+// Run performs one `ai-memory run`. It returns nil or ExitStatus carrying the
+// agent's own exit code, or an *Error for the launcher's own failures.
+func Run(ctx context.Context, o Options, env Env) error {
+	env, err := env.withDefaults()
+	if err != nil {
+		return err
+	}
+	if err := checkOptions(o); err != nil {
+		return err
+	}
+	if o.Harness == "" {
+		return runBare(ctx, o, env)
+	}
+	h, ok := harness.Lookup(o.Harness)
+	if !ok {
+		return usageErrorf("unknown harness %q; known harnesses: %s", o.Harness, strings.Join(harness.Names(), ", "))
+	}
+	return runHarness(ctx, o, env, h, "")
+}
+
+func checkOptions(o Options) error {
+	if o.Workstream != "" && o.New != "" {
+		return usageErrorf("--workstream and --new cannot be combined")
+	}
+	for _, n := range []string{o.Workstream, o.New} {
+		if n == "" {
+			continue
+		}
+		if err := ledger.ValidateName(n); err != nil {
+			return &Error{Code: CodeUsage, Err: err}
+		}
+	}
+	return nil
+}
+
+// runHarness runs h; adopt names a native session to adopt when the
+// workstream is empty (bare run), "" otherwise.
+func runHarness(ctx context.Context, o Options, env Env, h harness.Harness, adopt string) error {
+	exe, err := resolveExecutable(h, o.Executable, env.LookPath)
+	if err != nil {
+		return err
+	}
+	probe, err := h.Plan(harness.Request{Args: o.Args, Yolo: o.Yolo, Fresh: o.Fresh, StdinTTY: agentproc.IsTerminal(env.Stdin)})
+	if err != nil {
+		return &Error{Code: CodeUsage, Err: err}
+	}
+	if probe.Mode == harness.ModePassthrough {
+		return runPassthrough(env, exe, probe)
+	}
+	src, ok := transcript.Lookup(h.Name())
+	if !ok {
+		return wrapperError("transcript", fmt.Errorf("no transcript reader for %s", h.Name()))
+	}
+	l := &launch{o: o, env: env, h: h, src: src, exe: exe, probe: probe, adopt: adopt}
+	return l.execute(ctx)
+}
+
+// runPassthrough runs help/version/utility invocations untouched: no
+// lease, no session flags, no import.
+func runPassthrough(env Env, exe string, plan harness.Plan) error {
+	proc, err := agentproc.Start(agentproc.Spec{
+		Path: exe, Args: plan.Args, Env: env.Environ, Dir: env.Dir,
+		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
+		PTY: agentproc.IsTerminal(env.Stdin),
+	})
+	if err != nil {
+		return startError(err)
+	}
+	st, err := proc.Wait()
+	if err != nil {
+		return wrapperError("wait for agent", err)
+	}
+	return exitStatus(st.Code)
+}
+
+func startError(err error) error {
+	var se *agentproc.StartError
+	if errors.As(err, &se) {
+		return &Error{Code: se.ExitCode(), Err: err}
+	}
+	return wrapperError("start agent", err)
+}
+
+func exitStatus(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return ExitStatus{Code: code}
+}
+
+func openLedger(env Env) (*ledger.DB, error) {
+	home, err := ledger.DefaultHome(env.Getenv)
+	if err != nil {
+		return nil, wrapperError("data home", err)
+	}
+	db, err := ledger.Open(context.Background(), home)
+	if err != nil {
+		return nil, wrapperError("open ledger", err)
+	}
+	return db, nil
+}
+
+// ledgerExists reports whether a ledger was ever created, so that read-only
+// paths (bare run with nothing to continue) create nothing.
+func ledgerExists(env Env) bool {
+	home, err := ledger.DefaultHome(env.Getenv)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(home, "ledger.db"))
+	return err == nil
+}
+
+func say(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "ai-memory: "+format+"\n", args...)
+}

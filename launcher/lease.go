@@ -1,0 +1,96 @@
+package launcher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// Lease timing. The lease itself (90 s) is the ledger's; these are the
+// launcher's side of it.
+var (
+	HeartbeatInterval = 30 * time.Second
+	BusyRetryWindow   = 5 * time.Second
+	BusyRetryInterval = 250 * time.Millisecond
+)
+
+// acquire takes the workstream lease, retrying a busy workstream for
+// BusyRetryWindow (the holder may be finalising), then failing with the
+// holder named.
+func acquire(ctx context.Context, db *ledger.DB, wsID, harnessName string, warn io.Writer) (ledger.Run, []ledger.Run, error) {
+	deadline := time.Now().Add(BusyRetryWindow)
+	told := false
+	for {
+		run, reclaimed, err := db.AcquireLease(ctx, wsID, harnessName, ledger.CurrentOwner())
+		var busy *ledger.BusyError
+		if !errors.As(err, &busy) {
+			if err != nil {
+				return run, nil, wrapperError("take workstream lease", err)
+			}
+			return run, reclaimed, nil
+		}
+		if time.Now().After(deadline) {
+			return run, nil, &Error{Code: CodeBusy, Err: fmt.Errorf("%v; wait for it to finish or use another workstream (--new NAME)", busy)}
+		}
+		if !told {
+			fmt.Fprintln(warn, "ai-memory: another launcher holds this workstream; waiting briefly in case it is finishing")
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			return run, nil, wrapperError("take workstream lease", ctx.Err())
+		case <-time.After(BusyRetryInterval):
+		}
+	}
+}
+
+// heartbeat renews the lease right away and then every HeartbeatInterval
+// until stop is called. It never writes to the terminal while the agent
+// runs except one line when the lease is lost.
+type heartbeat struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	mu     sync.Mutex
+	lost   error
+}
+
+func startHeartbeat(ctx context.Context, db *ledger.DB, runID string) *heartbeat {
+	ctx, cancel := context.WithCancel(ctx)
+	h := &heartbeat{cancel: cancel, done: make(chan struct{})}
+	go h.loop(ctx, db, runID)
+	return h
+}
+
+func (h *heartbeat) loop(ctx context.Context, db *ledger.DB, runID string) {
+	defer close(h.done)
+	t := time.NewTicker(HeartbeatInterval)
+	defer t.Stop()
+	for {
+		if _, err := db.RenewLease(ctx, runID); err != nil && ctx.Err() == nil {
+			h.mu.Lock()
+			if h.lost == nil {
+				h.lost = err
+			}
+			h.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// stop ends the heartbeat and reports the first renewal failure, if any.
+func (h *heartbeat) stop() error {
+	h.cancel()
+	<-h.done
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lost
+}

@@ -1,0 +1,124 @@
+package launcher
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/ai-memory/ai-memory/transcript"
+	"github.com/ai-memory/ai-memory/watch"
+)
+
+// liveImport watches the harness's store while the agent runs, binds the
+// native session as soon as it appears and imports new records from the
+// saved cursor. Everything it writes is also what the final import would
+// write, so it only makes the ledger current sooner; after a kill -9 of the
+// launcher the next run imports what is left.
+type liveImport struct {
+	l       *launch
+	cancel  context.CancelFunc
+	done    chan struct{}
+	mu      sync.Mutex
+	sess    transcript.Session
+	found   bool
+	notices []string
+}
+
+func startLive(ctx context.Context, l *launch) *liveImport {
+	ctx, cancel := context.WithCancel(ctx)
+	li := &liveImport{l: l, cancel: cancel, done: make(chan struct{})}
+	roots := l.src.WatchRoots(l.env.transcriptEnv(), l.id.Root)
+	w, err := watch.New(roots, watch.Options{})
+	if err != nil {
+		li.notices = append(li.notices, "live import disabled ("+err.Error()+"); the transcript is imported when the agent exits")
+		close(li.done)
+		return li
+	}
+	go li.loop(ctx, w)
+	return li
+}
+
+func (li *liveImport) loop(ctx context.Context, w *watch.Watcher) {
+	defer close(li.done)
+	defer w.Close()
+	li.step(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case n := <-w.Notices():
+			li.mu.Lock()
+			li.notices = append(li.notices, n)
+			li.mu.Unlock()
+		case <-w.Changes():
+			li.step(ctx)
+		}
+	}
+}
+
+// step binds the session if it just appeared and imports what is new.
+// Errors are left for the final import, which retries from the cursor.
+func (li *liveImport) step(ctx context.Context) {
+	li.mu.Lock()
+	sess, found := li.sess, li.found
+	li.mu.Unlock()
+	if !found {
+		s, ok := li.l.resolveSession()
+		if !ok {
+			return
+		}
+		li.l.bindSession(ctx, s)
+		li.mu.Lock()
+		li.sess, li.found, sess = s, true, s
+		li.mu.Unlock()
+	}
+	im := li.l.importer()
+	im.Import(ctx, li.l.src, sess)
+}
+
+// stop ends live importing and returns the session it bound, if any.
+func (li *liveImport) stop() (transcript.Session, bool, []string) {
+	li.cancel()
+	<-li.done
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	return li.sess, li.found, li.notices
+}
+
+// resolveSession finds the native session of this run: the id the plan
+// knew before spawn, else the newest checkout session written since the
+// run started (Codex reveals its id only by creating the file).
+func (l *launch) resolveSession() (transcript.Session, bool) {
+	tenv := l.env.transcriptEnv()
+	if id := l.plan.SessionID; id != "" {
+		s, ex, _ := l.src.Find(tenv, id)
+		return s, ex == transcript.Present
+	}
+	cands, err := l.src.CreatedSince(tenv, l.id.Root, l.started)
+	if err != nil || len(cands) == 0 {
+		return transcript.Session{}, false
+	}
+	return cands[0], true
+}
+
+// settleSession waits (bounded) for the transcript to stop changing after
+// the agent exited: 10 polls, 200 ms apart, until two agree.
+func (l *launch) settleSession(known transcript.Session, found bool) (transcript.Session, bool) {
+	var last transcript.Session
+	for i := 0; i < 10; i++ {
+		s, ok := known, found
+		if !ok || s.Path == "" {
+			s, ok = l.resolveSession()
+		} else if fresh, ex, _ := l.src.Find(l.env.transcriptEnv(), s.ID); ex == transcript.Present {
+			s = fresh
+		}
+		if ok && i > 0 && s.Path == last.Path && s.Size == last.Size {
+			return s, true
+		}
+		if ok {
+			last, known, found = s, s, true
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return last, last.Path != ""
+}

@@ -1,0 +1,94 @@
+package launcher
+
+import (
+	"context"
+
+	"github.com/ai-memory/ai-memory/handoff"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/transcript"
+)
+
+// packet is the handoff owed to the launched native session: the events
+// after its delivery cursor up to the ledger end at launch.
+type packet struct {
+	text             string
+	summary          string
+	after, through   int64
+	events           int
+	baseInstructions string
+}
+
+func (l *launch) buildPacket(ctx context.Context) (packet, error) {
+	in, err := PacketInput(ctx, l.db, l.ws, l.h.Name(), l.choice.target)
+	if err != nil {
+		return packet{}, wrapperError("build handoff packet", err)
+	}
+	p := packet{after: in.After, through: in.Through, events: len(in.Events)}
+	p.text = handoff.Render(in)
+	if p.text == "" {
+		return p, nil
+	}
+	p.summary = handoff.Summary(in)
+	if l.h.Name() == "codex" && l.choice.target != "" {
+		if s, ex, _ := l.src.Find(l.env.transcriptEnv(), l.choice.target); ex == transcript.Present {
+			p.baseInstructions, _ = transcript.CodexBaseInstructions(s.Path)
+		}
+	}
+	return p, nil
+}
+
+// PacketInput collects the unseen range of target (a native session of
+// harnessName; "" for a session that does not exist yet) in ws. Events the
+// session produced itself are never handed back to it, and checkpoints and
+// import notes are left to the dedicated checkpoint block.
+func PacketInput(ctx context.Context, db *ledger.DB, ws ledger.Workstream, harnessName, target string) (handoff.Input, error) {
+	in := handoff.Input{WorkstreamID: ws.ID, WorkstreamName: ws.Name, Target: harnessName}
+	through, err := db.LatestSequence(ctx, ws.ID)
+	if err != nil {
+		return in, err
+	}
+	in.Through = through
+	if target != "" {
+		link, ok, err := db.SessionLink(ctx, ws.ID, harnessName, target)
+		if err != nil {
+			return in, err
+		}
+		if ok {
+			in.After = link.DeliveryCursor
+		}
+	}
+	if in.After >= in.Through {
+		in.After = in.Through
+		return in, nil
+	}
+	evs, err := db.EventsInRange(ctx, ws.ID, in.After, in.Through, handoff.MaxEvents)
+	if err != nil {
+		return in, err
+	}
+	skipped := 0
+	for _, e := range evs {
+		ownEvent := target != "" && e.Harness == harnessName && e.NativeSessionID == target
+		if ownEvent || e.Kind == ledger.KindCheckpoint || e.Kind == ledger.KindAnnotation {
+			skipped++
+			continue
+		}
+		in.Events = append(in.Events, handoffEvent(e))
+	}
+	in.Total = in.Through - in.After - int64(skipped)
+	if len(in.Events) == 0 {
+		in.Events = nil
+		return in, nil
+	}
+	if cp, ok, err := db.LatestEvent(ctx, ws.ID, ledger.KindCheckpoint); err == nil && ok {
+		e := handoffEvent(cp)
+		in.Checkpoint = &e
+	}
+	return in, nil
+}
+
+func handoffEvent(e ledger.Event) handoff.Event {
+	return handoff.Event{
+		Sequence: e.Sequence, Harness: e.Harness, Kind: string(e.Kind),
+		Role: e.Role, Content: e.Content, OccurredAt: e.OccurredAt,
+	}
+}
