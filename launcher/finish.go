@@ -43,7 +43,8 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 		if err != nil {
 			notes = append(notes, "native transcript import failed: "+err.Error())
 		}
-		notes = append(notes, stats.LossNotes...)
+		l.noteLosses(stats.LossNotes)
+		notes = append(notes, l.lossNotes()...)
 	} else {
 		notes = append(notes, "native session id could not be discovered; transcript was not imported")
 	}

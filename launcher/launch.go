@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -39,6 +41,9 @@ type launch struct {
 	index  *indexer
 	live   *liveImport
 	closed bool
+
+	lossMu sync.Mutex
+	losses map[string]bool // loss notes of every import of this run
 }
 
 func (l *launch) execute(ctx context.Context) (err error) {
@@ -172,13 +177,14 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	proc, err := agentproc.Start(agentproc.Spec{
 		Path: l.exe, Args: l.plan.Args, Env: l.childEnv(), Dir: l.env.Dir,
 		Stdin: l.env.Stdin, Stdout: l.env.Stdout, Stderr: l.env.Stderr,
-		PTY: agentproc.IsTerminal(l.env.Stdin),
+		PTY: usePTY(l.env, l.plan.Interactive),
 	})
 	if err != nil {
 		l.finishFailedStart(ctx, err)
 		return startError(err)
 	}
 	defer proc.Restore()
+	l.hb.kick() // first renewal right after spawn
 	l.live = startLive(ctx, l)
 	st, werr := proc.Wait()
 	proc.Restore()
@@ -202,4 +208,28 @@ func (l *launch) finishFailedStart(ctx context.Context, err error) {
 	if ferr := l.db.FinishRun(ctx, l.run.ID, nil); ferr == nil {
 		l.closed = true
 	}
+}
+
+// noteLosses remembers an import's loss notes for the run's annotation:
+// the live imports and the final one each see only their own records.
+func (l *launch) noteLosses(notes []string) {
+	l.lossMu.Lock()
+	defer l.lossMu.Unlock()
+	if l.losses == nil {
+		l.losses = map[string]bool{}
+	}
+	for _, n := range notes {
+		l.losses[n] = true
+	}
+}
+
+func (l *launch) lossNotes() []string {
+	l.lossMu.Lock()
+	defer l.lossMu.Unlock()
+	out := make([]string, 0, len(l.losses))
+	for n := range l.losses {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -139,7 +139,7 @@ func runPassthrough(env Env, exe string, plan harness.Plan) error {
 	proc, err := agentproc.Start(agentproc.Spec{
 		Path: exe, Args: plan.Args, Env: env.Environ, Dir: env.Dir,
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
-		PTY: agentproc.IsTerminal(env.Stdin),
+		PTY: usePTY(env, true),
 	})
 	if err != nil {
 		return startError(err)
@@ -191,4 +191,12 @@ func ledgerExists(env Env) bool {
 
 func say(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, "ai-memory: "+format+"\n", args...)
+}
+
+// usePTY decides how the agent gets its terminal. A person at a terminal
+// (stdin and stdout both terminals) gets the agent under a PTY; print and
+// exec modes, pipes and CI get inherited stdio, so that the agent's output
+// reaches a pipe byte for byte (no CRLF translation, stderr kept apart).
+func usePTY(env Env, interactive bool) bool {
+	return interactive && agentproc.IsTerminal(env.Stdin) && agentproc.IsTerminal(env.Stdout)
 }

@@ -55,13 +55,14 @@ func acquire(ctx context.Context, db *ledger.DB, wsID, harnessName string, warn 
 type heartbeat struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	now    chan struct{}
 	mu     sync.Mutex
 	lost   error
 }
 
 func startHeartbeat(ctx context.Context, db *ledger.DB, runID string) *heartbeat {
 	ctx, cancel := context.WithCancel(ctx)
-	h := &heartbeat{cancel: cancel, done: make(chan struct{})}
+	h := &heartbeat{cancel: cancel, done: make(chan struct{}), now: make(chan struct{}, 1)}
 	go h.loop(ctx, db, runID)
 	return h
 }
@@ -82,7 +83,16 @@ func (h *heartbeat) loop(ctx context.Context, db *ledger.DB, runID string) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-h.now:
 		}
+	}
+}
+
+// kick asks for one renewal now (used right after the agent started).
+func (h *heartbeat) kick() {
+	select {
+	case h.now <- struct{}{}:
+	default:
 	}
 }
 

@@ -72,8 +72,8 @@ func (li *liveImport) step(ctx context.Context) {
 		li.sess, li.found, sess = s, true, s
 		li.mu.Unlock()
 	}
-	im := li.l.importer()
-	im.Import(ctx, li.l.src, sess)
+	st, _ := li.l.importer().Import(ctx, li.l.src, sess)
+	li.l.noteLosses(st.LossNotes)
 }
 
 // stop ends live importing and returns the session it bound, if any.

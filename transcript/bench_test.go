@@ -3,122 +3,20 @@ package transcript
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/synth"
 )
 
-// The benchmark corpus mimics Claude Code JSONL (docs: tech-and-perf §2):
-// 6% string prompts, 30% assistant text with usage, 30% Bash/Edit tool_use,
-// 33% tool results duplicated in toolUseResult, 1% summaries; line lengths
-// from ~200 B to ~46 KB with escapes, tabs, HTML-ish text and non-ASCII.
-
-const benchSeed = 20261130
-
-var benchWords = strings.Fields(`the import reads transcript lines func main() { return nil } <div class="x">
-	naïve café 日本語 emoji 😀 "quoted" back\slash tab	tab SELECT * FROM events WHERE id = ?; if err != nil
-	ledger cursor offset checksum handoff packet worktree lease heartbeat`)
-
-func benchText(rng *rand.Rand, n int) string {
-	var sb strings.Builder
-	for sb.Len() < n {
-		sb.WriteString(benchWords[rng.Intn(len(benchWords))])
-		switch rng.Intn(12) {
-		case 0:
-			sb.WriteString("\n")
-		case 1:
-			sb.WriteString("\t")
-		default:
-			sb.WriteString(" ")
-		}
-	}
-	return sb.String()
-}
-
-// benchSize draws a text length with a long tail: median ~1 KB, p90 ~9 KB.
-func benchSize(rng *rand.Rand) int {
-	switch r := rng.Intn(100); {
-	case r < 50:
-		return 200 + rng.Intn(1000)
-	case r < 90:
-		return 1200 + rng.Intn(8000)
-	default:
-		return 9000 + rng.Intn(36000)
-	}
-}
-
-func benchRecord(rng *rand.Rand, i int) any {
-	base := map[string]any{"parentUuid": fmt.Sprintf("p-%d", i-1), "isSidechain": false, "userType": "external",
-		"cwd": "/home/user/project", "sessionId": "bench", "version": "2.1.332", "gitBranch": "main",
-		"uuid": fmt.Sprintf("u-%d", i), "timestamp": "2026-11-30T01:00:00.000Z"}
-	switch r := rng.Intn(100); {
-	case r < 6:
-		base["type"], base["message"] = "user", map[string]any{"role": "user", "content": benchText(rng, benchSize(rng)/4)}
-	case r < 36:
-		base["type"], base["message"] = "assistant", map[string]any{"role": "assistant", "model": "claude-opus-4-8",
-			"content": []any{map[string]any{"type": "text", "text": benchText(rng, benchSize(rng))}},
-			"usage":   map[string]any{"input_tokens": rng.Intn(9000), "output_tokens": rng.Intn(900)}}
-	case r < 66:
-		input := map[string]any{"command": benchText(rng, 80), "description": "run it"}
-		name := "Bash"
-		if rng.Intn(2) == 0 {
-			name, input = "Edit", map[string]any{"file_path": "/home/user/project/main.go",
-				"old_string": benchText(rng, benchSize(rng)/2), "new_string": benchText(rng, benchSize(rng)/2)}
-		}
-		base["type"], base["message"] = "assistant", map[string]any{"role": "assistant",
-			"content": []any{map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", i), "name": name, "input": input}}}
-	case r < 99:
-		out := benchText(rng, benchSize(rng)/2)
-		var content any = out
-		if rng.Intn(2) == 0 {
-			content = []any{map[string]any{"type": "text", "text": out}}
-		}
-		base["type"], base["message"] = "user", map[string]any{"role": "user",
-			"content": []any{map[string]any{"type": "tool_result", "tool_use_id": fmt.Sprintf("toolu_%d", i-1), "content": content}}}
-		base["toolUseResult"] = map[string]any{"stdout": out, "stderr": "", "interrupted": false}
-	default:
-		return map[string]any{"type": "summary", "summary": benchText(rng, 60), "leafUuid": fmt.Sprintf("u-%d", i-1)}
-	}
-	return base
-}
-
-// writeBenchCorpus streams a seeded corpus of about size bytes to path.
+// writeBenchCorpus writes the seeded ~200 MB Claude-like corpus (see
+// package synth for its mix) to path.
 func writeBenchCorpus(path string, size int64) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	rng := rand.New(rand.NewSource(benchSeed))
-	var n int64
-	for i := 0; n < size; i++ {
-		if err := enc.Encode(benchRecord(rng, i)); err != nil {
-			f.Close()
-			return err
-		}
-		n = int64(w.Buffered()) + mustSize(f)
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func mustSize(f *os.File) int64 {
-	st, err := f.Stat()
-	if err != nil {
-		return 0
-	}
-	return st.Size()
+	return synth.Claude{}.WriteFile(path, size)
 }
 
 var (

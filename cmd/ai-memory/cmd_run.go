@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/ai-memory/ai-memory/launcher"
+	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,6 +25,13 @@ func newRunCommand(io stdio) *cli.Command {
 			&cli.BoolFlag{Name: "no-session-index", Usage: "do not update .agent-sessions/session-history.json"},
 		},
 		Action: func(c *cli.Context) error {
+			for _, f := range []string{"workstream", "new"} {
+				if c.IsSet(f) {
+					if err := ledger.ValidateName(c.String(f)); err != nil {
+						return usageError{fmt.Errorf("--%s: %w", f, err)}
+					}
+				}
+			}
 			args := c.Args().Slice()
 			o := launcher.Options{
 				Workstream:     c.String("workstream"),

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the package layering of docs/architecture.md: which of
+// our packages each package may import. Dependencies flow one way.
+var allowedImports = map[string][]string{
+	"cmd/ai-memory": {"launcher", "ledger", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest"},
+	"launcher":      {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
+	"handoff":       {"transcript"},
+	"ledger":        {"redact"},
+	"agentproc":     nil,
+	"harness":       nil,
+	"redact":        nil,
+	"repo":          nil,
+	"sessionindex":  nil,
+	"transcript":    nil,
+	"watch":         nil,
+}
+
+func TestLayering(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not available")
+	}
+	const mod = "github.com/ai-memory/ai-memory/"
+	out, err := exec.Command("go", "list", "-test", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], mod)
+		if strings.Contains(pkg, " ") || strings.Contains(pkg, "[") || strings.HasSuffix(pkg, ".test") {
+			continue // test variants are checked through their base package
+		}
+		allowed, known := allowedImports[pkg]
+		if !known {
+			continue // internal helpers, scripts, tests' own packages
+		}
+		for _, imp := range fields[1:] {
+			dep, ours := strings.CutPrefix(imp, mod)
+			if !ours || strings.Contains(dep, "internal") {
+				continue
+			}
+			if i := sort.SearchStrings(sorted(allowed), dep); i >= len(allowed) || sorted(allowed)[i] != dep {
+				t.Errorf("%s imports %s: not allowed by docs/architecture.md", pkg, dep)
+			}
+		}
+	}
+}
+
+func sorted(s []string) []string {
+	c := append([]string(nil), s...)
+	sort.Strings(c)
+	return c
+}
