@@ -16,12 +16,20 @@
 #
 # It also prints VERIFY lines answering whether that context reached the
 # model request (checked in the mock's request log). See docs/testing.md.
+#
+# Versions: every pinned release (CLAUDE_VERSIONS, CODEX_VERSIONS in
+# lib/realclis.sh). AI_MEMORY_CAPTURE_CLAUDE_VERSIONS and
+# AI_MEMORY_CAPTURE_CODEX_VERSIONS (space-separated, "" = none) capture a
+# subset, leaving the other versions' fixtures untouched, e.g. to add a
+# newly pinned release without changing the existing goldens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/realclis.sh
 source scripts/lib/realclis.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
+CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
+CAPTURE_CODEX=${AI_MEMORY_CAPTURE_CODEX_VERSIONS-$CODEX_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -189,11 +197,26 @@ stdout in `stdout`) and `attachment.type:"hook_additional_context"` (`content: [
 `developer_instructions` as a `response_item` `message` with `role:"developer"` (its
 first `input_text` part); the `model_instructions_file` text is not written to the
 rollout.
+
+Differences between versions of one CLI (the readers must handle all of them):
+Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
+records above. Codex 0.169.0 and 0.171.0 write the same record types
+(`session_meta`, `world_state`, `turn_context`, `response_item`, `event_msg`,
+`token_usage_record`) with the same payload members and the same base
+instructions; 0.171.0 only adds `metadata.model_search_state` (`"unused"`) beside
+the payload of `response_item` records.
+
+## Versions captured
+
 EOF
+	local d
+	for d in "$OUT"/*/; do
+		if [[ -e $d/print.jsonl ]]; then echo "- \`$(basename "$d")\`"; fi
+	done >>"$OUT/README.md"
 }
 
-for v in $CLAUDE_VERSIONS; do capture_claude "$v"; done
-capture_codex "$CODEX_VERSION"
+for v in $CAPTURE_CLAUDE; do capture_claude "$v"; done
+for v in $CAPTURE_CODEX; do capture_codex "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

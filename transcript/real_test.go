@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -77,6 +78,77 @@ func TestRealCodexBaseInstructions(t *testing.T) {
 		text, err := CodexBaseInstructions(p)
 		if err != nil || len(text) < 100 {
 			t.Errorf("%s: %d chars, %v", p, len(text), err)
+		}
+	}
+}
+
+// realModes are the capture modes of scripts/capture-fixtures.sh with the
+// conversation each must import: the user prompts and assistant answers in
+// order (role: content), and how many tool calls and results.
+var realModes = []struct {
+	mode     string
+	messages []string
+	tools    int
+}{
+	{"print", []string{"user: hello RUN_TOOL", "assistant: TOOL_DONE: hello | ACK: hello RUN_TOOL"}, 1},
+	{"print-resume", []string{"user: hello RUN_TOOL", "assistant: TOOL_DONE: hello | ACK: hello RUN_TOOL",
+		"user: again", "assistant: ACK: again"}, 1},
+	{"context", []string{"user: hello with context", "assistant: ACK: hello with context",
+		"user: resumed with context", "assistant: ACK: resumed with context"}, 0},
+	{"interactive", []string{"user: hello RUN_TOOL", "assistant: TOOL_DONE: hello | ACK: hello RUN_TOOL"}, 1},
+}
+
+// TestRealVersionsPerCLI: the readers are golden-tested against at least
+// two releases of each CLI, each captured in every mode.
+func TestRealVersionsPerCLI(t *testing.T) {
+	requireReal(t)
+	for _, cli := range []string{"claude", "codex"} {
+		dirs, _ := filepath.Glob("testdata/real/" + cli + "-*")
+		if len(dirs) < 2 {
+			t.Errorf("%s: %d versions captured (%v), want at least 2", cli, len(dirs), dirs)
+		}
+		for _, dir := range dirs {
+			for _, m := range realModes {
+				if _, err := os.Stat(filepath.Join(dir, m.mode+".jsonl")); err != nil {
+					t.Errorf("%s: %v", dir, err)
+				}
+			}
+		}
+	}
+}
+
+// TestRealConversationOnce: every real transcript, of every version, yields
+// each prompt and answer exactly once and in order (nothing mirrored by
+// another record type is imported twice, nothing is lost), one event per
+// tool call and result, and no two events with the same identity.
+func TestRealConversationOnce(t *testing.T) {
+	requireReal(t)
+	for _, m := range realModes {
+		paths, _ := filepath.Glob("testdata/real/*/" + m.mode + ".jsonl")
+		for _, p := range paths {
+			t.Run(p, func(t *testing.T) {
+				r := readAll(t, fixtureSource(p), p, Cursor{}, ReadOptions{})
+				var msgs []string
+				kinds := map[string]int{}
+				ids := map[string]bool{}
+				for _, e := range r.events {
+					kinds[e.Kind]++
+					if e.Kind == KindMessage {
+						msgs = append(msgs, e.Role+": "+e.Content)
+					}
+					id := e.Kind + "|" + e.RecordID + "|" + strconv.Itoa(e.BlockIndex)
+					if ids[id] {
+						t.Errorf("event %s imported twice", id)
+					}
+					ids[id] = true
+				}
+				if !reflect.DeepEqual(msgs, m.messages) {
+					t.Errorf("messages %q, want %q", msgs, m.messages)
+				}
+				if kinds[KindToolCall] != m.tools || kinds[KindToolResult] != m.tools {
+					t.Errorf("%d tool calls, %d results, want %d each", kinds[KindToolCall], kinds[KindToolResult], m.tools)
+				}
+			})
 		}
 	}
 }

@@ -11,8 +11,12 @@
 # stops the mock and the private tmux server and removes $RIG_TMP
 # (kept when AI_MEMORY_ACCEPTANCE_KEEP=1).
 
+# Pinned releases, oldest first. Fixtures are captured from every listed
+# version (the readers are golden-tested against at least two of each CLI);
+# the acceptance scripts use the newest unless overridden.
 CLAUDE_VERSIONS="2.1.197 2.1.332"
-CODEX_VERSION=0.171.0
+CODEX_VERSIONS="0.169.0 0.171.0"
+CODEX_VERSION=${AI_MEMORY_ACCEPTANCE_CODEX_VERSION:-${CODEX_VERSIONS##* }}
 RIG_CACHE=${AI_MEMORY_ACCEPTANCE_CACHE:-$HOME/.cache/ai-memory/acceptance}
 RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # Dummy credentials: the mock accepts anything; these only satisfy the CLIs.
