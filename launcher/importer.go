@@ -3,8 +3,11 @@ package launcher
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/transcript"
@@ -40,6 +43,7 @@ func (im *Importer) Import(ctx context.Context, src transcript.Source, sess tran
 	if err != nil {
 		return st, err
 	}
+	defer bulkGC(sess.Size - from.Offset)()
 	losses := map[string]bool{}
 	start := from.Offset
 	emit := func(b transcript.Batch) error {
@@ -106,4 +110,49 @@ func toInputs(harnessName, sessionID string, evs []transcript.Event) []ledger.Ev
 		})
 	}
 	return out
+}
+
+// Bulk imports (a backfill, or the tail of a long session) allocate about
+// 11 bytes per byte read, nearly all short-lived; with the default GOGC the
+// collector then costs ~10% of the CPU. Above bulkImportBytes of unread
+// transcript the GC runs less often (GOGC 400) under a soft memory limit
+// that keeps the process within the 64 MB RSS budget (SQLite's page cache
+// is outside the Go heap). Measured on the 200 MB synthetic session: CPU
+// -10 to -15%, peak RSS ~55 MB instead of ~40 MB (without the limit GOGC
+// 400 alone reaches ~85 MB). A user's own GOGC or GOMEMLIMIT is respected.
+const (
+	bulkImportBytes = 16 << 20
+	bulkGCPercent   = 400
+	bulkMemoryLimit = 40 << 20
+)
+
+var bulk struct {
+	sync.Mutex
+	depth   int
+	percent int
+	limit   int64
+}
+
+// bulkGC applies the bulk-import GC settings when unread bytes warrant it
+// and returns the function that restores the previous ones. Overlapping
+// imports share one setting: the last to finish restores.
+func bulkGC(unread int64) (restore func()) {
+	if unread < bulkImportBytes || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	bulk.Lock()
+	defer bulk.Unlock()
+	if bulk.depth == 0 {
+		bulk.percent = debug.SetGCPercent(bulkGCPercent)
+		bulk.limit = debug.SetMemoryLimit(bulkMemoryLimit)
+	}
+	bulk.depth++
+	return func() {
+		bulk.Lock()
+		defer bulk.Unlock()
+		if bulk.depth--; bulk.depth == 0 {
+			debug.SetGCPercent(bulk.percent)
+			debug.SetMemoryLimit(bulk.limit)
+		}
+	}
 }

@@ -191,10 +191,13 @@ func collectIDs(ctx context.Context, tx *sql.Tx, q string, args []any, into map[
 	defer rows.Close()
 	for rows.Next() {
 		var id []byte
-		if err := rows.Scan(&id); err != nil {
+		var row EventInput
+		var kind string
+		if err := rows.Scan(&id, &row.Harness, &row.NativeSessionID, &row.SourceRecordID, &row.BlockIndex, &kind, &row.Content); err != nil {
 			return err
 		}
-		into[hex.EncodeToString(id)] = true
+		row.Kind = Kind(kind)
+		into[storedOrDerivedID(id, row)] = true
 	}
 	return rows.Err()
 }

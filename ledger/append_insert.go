@@ -3,6 +3,8 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 )
 
@@ -28,7 +30,7 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	if created {
 		createdPath = rel
 	}
-	segID, err := segmentID(ctx, tx, wsk, rel)
+	segID, err := segmentID(ctx, tx, wsk, rel, now.UnixMicro())
 	if err != nil {
 		return createdPath, err
 	}
@@ -53,13 +55,37 @@ func toRecord(wsID, runID string, seq int64, p pending, now time.Time) segmentRe
 	return r
 }
 
-func segmentID(ctx context.Context, tx *sql.Tx, wsk int64, rel string) (int64, error) {
-	if _, err := tx.ExecContext(ctx, sqlInsertSegment, wsk, rel); err != nil {
+// segmentID records a segment (with the creation time its events share)
+// and returns its row id.
+func segmentID(ctx context.Context, tx *sql.Tx, wsk int64, rel string, createdAt int64) (int64, error) {
+	if _, err := tx.ExecContext(ctx, sqlInsertSegment, wsk, rel, createdAt); err != nil {
 		return 0, err
 	}
 	var id int64
 	err := tx.QueryRowContext(ctx, sqlSegmentID, rel).Scan(&id)
 	return id, err
+}
+
+// sourceIDs resolves (harness, native session) pairs to their sources row,
+// creating missing ones. It caches within one transaction only, so a rolled
+// back insert is never remembered.
+type sourceIDs map[[2]string]int64
+
+func (c sourceIDs) get(ctx context.Context, tx *sql.Tx, harness, session string) (int64, error) {
+	k := [2]string{harness, session}
+	if id, ok := c[k]; ok {
+		return id, nil
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, sqlSourceID, harness, session).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, sqlInsertSource, harness, session).Scan(&id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("record source %s/%s: %w", harness, session, err)
+	}
+	c[k] = id
+	return id, nil
 }
 
 // insertRows inserts the events and indexes exactly those rows in FTS: the
@@ -71,9 +97,14 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, fresh []pendi
 		return err
 	}
 	defer stmt.Close()
+	srcs := sourceIDs{}
 	var first int64
 	for i, p := range fresh {
-		r, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, p, recs[i])...)
+		src, err := srcs.get(ctx, tx, p.in.Harness, p.in.NativeSessionID)
+		if err != nil {
+			return err
+		}
+		r, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, recs[i])...)
 		if err != nil {
 			return err
 		}
@@ -87,11 +118,20 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, fresh []pendi
 	return err
 }
 
-func rowArgs(wsk, segID int64, p pending, r segmentRecord) []any {
+// rowArgs are the sqlInsertEvent arguments. The content is capped and the
+// event id is stored only when the stored fields do not derive it.
+func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
 	var occurred sql.NullInt64
 	if r.OccurredAt != nil {
 		occurred = sql.NullInt64{Int64: r.OccurredAt.UnixMicro(), Valid: true}
 	}
-	return []any{wsk, r.Sequence, p.idRaw, idKey(p.idRaw), r.Harness, r.NativeSessionID, r.SourceRecordID, r.BlockIndex,
-		string(r.Kind), r.Role, occurred, p.meta, capContent(r.Content), segID, r.CreatedAt.UnixMicro()}
+	content := capContent(r.Content)
+	row := EventInput{Harness: r.Harness, NativeSessionID: r.NativeSessionID, SourceRecordID: r.SourceRecordID,
+		BlockIndex: r.BlockIndex, Kind: r.Kind, Content: content}
+	var id any // NULL: derivable
+	if b := storedID(row, p.idRaw); b != nil {
+		id = b
+	}
+	return []any{wsk, r.Sequence, idKey(p.idRaw), id, src, r.SourceRecordID, r.BlockIndex,
+		string(r.Kind), r.Role, occurred, p.meta, content, segID}
 }

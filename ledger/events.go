@@ -88,6 +88,27 @@ func eventID(recordID string, e EventInput, content string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// storedID returns what to store as the event id of a row whose stored
+// fields are row (content as stored, i.e. capped): nil when the id equals
+// the one derived from those fields, which saves 32 bytes per event, else
+// the full id (content cut to MaxContentBytes, or an id a segment carried
+// that the fields do not reproduce).
+func storedID(row EventInput, id []byte) []byte {
+	if hex.EncodeToString(id) == eventID(row.SourceRecordID, row, row.Content) {
+		return nil
+	}
+	return id
+}
+
+// storedOrDerivedID is the inverse of storedID: the stored id in hex, or
+// the id derived from the row's fields when none is stored.
+func storedOrDerivedID(id []byte, row EventInput) string {
+	if len(id) == 0 {
+		return eventID(row.SourceRecordID, row, row.Content)
+	}
+	return hex.EncodeToString(id)
+}
+
 // sanitize redacts every stored string of e (content, source record id,
 // metadata keys and values) and normalises times to UTC microseconds.
 func sanitize(e EventInput) (EventInput, error) {

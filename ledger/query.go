@@ -3,7 +3,6 @@ package ledger
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,8 +84,8 @@ func (db *DB) queryEvents(ctx context.Context, wsID, query string, args ...any) 
 	return out, db.wrap(rows.Err(), "read events")
 }
 
-const eventColumns = `e.rid, e.sequence, e.event_id, e.harness, e.native_session_id, e.source_record_id, e.block_index,
-  e.kind, e.role, e.occurred_at, e.metadata, e.content, s.path, e.created_at`
+const eventColumns = `e.rid, e.sequence, e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index,
+  e.kind, e.role, e.occurred_at, e.metadata, e.content, s.path, s.created_at`
 
 func scanEvent(r rowScanner, wsID string) (Event, error) {
 	e := Event{WorkstreamID: wsID}
@@ -100,7 +99,8 @@ func scanEvent(r rowScanner, wsID string) (Event, error) {
 	if err != nil {
 		return e, err
 	}
-	e.EventID, e.Kind, e.CreatedAt = hex.EncodeToString(id), Kind(kind), fromMicro(created)
+	e.Kind, e.CreatedAt = Kind(kind), fromMicro(created)
+	e.EventID = storedOrDerivedID(id, e.EventInput)
 	if occurred.Valid {
 		e.OccurredAt = fromMicro(occurred.Int64)
 	}

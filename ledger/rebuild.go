@@ -198,7 +198,8 @@ func validRecord(r segmentRecord) bool {
 }
 
 // insertLoaded inserts restored rows; the FTS index is rebuilt afterwards in
-// one pass.
+// one pass. A segment's creation time is that of its first record (one
+// Append writes one segment with one timestamp).
 func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []loaded) error {
 	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
 	if err != nil {
@@ -206,13 +207,18 @@ func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []loaded) err
 	}
 	defer stmt.Close()
 	segIDs := map[string]int64{}
+	srcs := sourceIDs{}
 	for _, l := range recs {
 		segID, ok := segIDs[l.rel]
 		if !ok {
-			if segID, err = segmentID(ctx, tx, wsk, l.rel); err != nil {
+			if segID, err = segmentID(ctx, tx, wsk, l.rel, l.rec.CreatedAt.UnixMicro()); err != nil {
 				return err
 			}
 			segIDs[l.rel] = segID
+		}
+		src, err := srcs.get(ctx, tx, l.rec.Harness, l.rec.NativeSessionID)
+		if err != nil {
+			return err
 		}
 		p, err := newPending(EventInput{Metadata: l.rec.Metadata})
 		if err != nil {
@@ -220,7 +226,7 @@ func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []loaded) err
 		}
 		p.id = l.rec.EventID
 		p.idRaw, _ = hex.DecodeString(p.id)
-		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, p, l.rec)...); err != nil {
+		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, l.rec)...); err != nil {
 			return err
 		}
 	}

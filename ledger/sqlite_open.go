@@ -111,17 +111,25 @@ func (db *DB) migrate(ctx context.Context) error {
 		return fmt.Errorf("read embedded migrations: %w", err)
 	}
 	known := ms[len(ms)-1].version
+	applied := false
 	for _, m := range ms {
-		if err := db.applyMigration(ctx, m, known); err != nil {
+		ok, err := db.applyMigration(ctx, m, known)
+		if err != nil {
 			return err
 		}
+		applied = applied || ok
 	}
 	db.schema = known
+	if applied {
+		db.compactAfterMigration(ctx)
+	}
 	return nil
 }
 
-func (db *DB) applyMigration(ctx context.Context, m migration, known int) error {
-	return db.withTx(ctx, func(tx *sql.Tx) error {
+// applyMigration applies m unless the ledger already has it; applied
+// reports whether this call did.
+func (db *DB) applyMigration(ctx context.Context, m migration, known int) (applied bool, err error) {
+	err = db.withTx(ctx, func(tx *sql.Tx) error {
 		var cur int
 		err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur)
 		if err != nil {
@@ -138,8 +146,26 @@ func (db *DB) applyMigration(ctx context.Context, m migration, known int) error 
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
 			m.version, m.name, db.nowMicro())
+		applied = err == nil
 		return err
 	})
+	return applied && err == nil, err
+}
+
+// compactAfterMigration hands the space a table-rebuilding migration freed
+// back to the file system: when at least a quarter of the file is free
+// pages it runs VACUUM and truncates the WAL. It is best effort: if it
+// fails (say another process is writing), the ledger is still complete and
+// correct and later appends reuse the free pages, so Open does not fail.
+func (db *DB) compactAfterMigration(ctx context.Context) {
+	var free, total int64
+	if db.sql.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free) != nil ||
+		db.sql.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&total) != nil || free*4 < total {
+		return
+	}
+	if _, err := db.sql.ExecContext(ctx, `VACUUM`); err == nil {
+		db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	}
 }
 
 // withTx runs fn in one IMMEDIATE transaction, committing on success.

@@ -61,17 +61,21 @@ const (
 
 const (
 	sqlWorkstreamCounters = `SELECT wsk, last_sequence FROM workstreams WHERE id = ?`
-	sqlPresentIDsPrefix   = `SELECT event_id FROM events WHERE wsk = ? AND id_key IN (`
-	sqlInsertSegment      = `INSERT INTO segments (wsk, path) VALUES (?, ?) ON CONFLICT (path) DO NOTHING`
-	sqlSegmentID          = `SELECT id FROM segments WHERE path = ?`
-	sqlInsertEvent        = `INSERT INTO events (wsk, sequence, event_id, id_key, harness, native_session_id, source_record_id, block_index,
-  kind, role, occurred_at, metadata, content, segment_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// The stored id, or the fields it is derived from when it is NULL.
+	sqlPresentIDsPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
+  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.id_key IN (`
+	sqlSourceID      = `SELECT id FROM sources WHERE harness = ? AND native_session_id = ?`
+	sqlInsertSource  = `INSERT INTO sources (harness, native_session_id) VALUES (?, ?) RETURNING id`
+	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING`
+	sqlSegmentID     = `SELECT id FROM segments WHERE path = ?`
+	sqlInsertEvent   = `INSERT INTO events (wsk, sequence, id_key, event_id, source_id, source_record_id, block_index,
+  kind, role, occurred_at, metadata, content, segment_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	sqlIndexEventsFrom = `INSERT INTO events_fts (rowid, content, ws) SELECT rid, content, ws FROM events WHERE rid >= ?`
 	// ?1 now, ?2 last sequence, ?3 added, ?4 wsk.
 	sqlBumpWorkstream = `UPDATE workstreams SET updated_at = ?1, last_sequence = ?2, event_count = event_count + ?3 WHERE wsk = ?4`
 )
 
-const eventsFrom = ` FROM events e JOIN segments s ON s.id = e.segment_id `
+const eventsFrom = ` FROM events e JOIN segments s ON s.id = e.segment_id JOIN sources src ON src.id = e.source_id `
 
 const (
 	sqlEventCount    = `SELECT event_count FROM workstreams WHERE id = ?`

@@ -20,7 +20,7 @@ store=$cache/home/.claude
 work=$(mktemp -d "${TMPDIR:-/tmp}/ai-memory-bench.XXXXXX")
 trap 'rm -rf "$work" "$checkout"' EXIT
 
-# generate SESSION FILE (cached; keyed by size and generator source)
+# The session is cached, keyed by its size and the generator's source.
 key=$(cat transcript/internal/synth/*.go transcript/internal/synth/synthgen/*.go | sha256sum | cut -c1-16)-$mb
 stamp=$cache/session-$key.path
 if [[ ! -s $stamp || ! -f $(cat "$stamp") ]]; then
@@ -41,15 +41,15 @@ added=$(grep -o '"added": [0-9]*' "$work/import.json" | awk '{s += $2} END {prin
 [[ $added -gt 0 ]] || { echo "import added no events:" >&2; cat "$work/import.json" >&2; exit 1; }
 awk -v b="$bytes" -v s="$start" -v e="$end" -v n="$added" -v db="$(du -sm "$work/data" | cut -f1)" 'BEGIN {
 	t = e - s
-	printf "import (CLI, end to end): %.1f MB in %.2f s = %.1f MB/s, %d events = %.0f events/s, ledger home %d MB\n",
+	printf "import (CLI, end to end): %.1f MB in %.2f s = %.1f MB/s (target >= 25), %d events = %.0f events/s, ledger home %d MB\n",
 		b / 1e6, t, b / 1e6 / t, n, n / t, db }'
 awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} /Maximum resident/ {r = $2 / 1024}
-	END {printf "import peak RSS (whole process): %.1f MB; CPU: user %.2f s, system %.2f s\n", r, u, s}' "$work/time.txt"
+	END {printf "import peak RSS (whole process): %.1f MB (target <= 64); CPU: user %.2f s, system %.2f s\n", r, u, s}' "$work/time.txt"
 
 # Reader alone, on the same file (MB/s from go test -bench; RSS of the test process).
 go test -c -o "$work/transcript.test" ./transcript
 (cd transcript && AI_MEMORY_BENCH_FILE="$session" /usr/bin/time -v -o "$work/time-reader.txt" \
 	"$work/transcript.test" -test.run '^$' -test.bench '^BenchmarkReadClaude200MB$' \
 	-test.benchtime "${BENCHTIME:-3x}" -test.benchmem >"$work/reader.txt")
-grep '^BenchmarkReadClaude200MB' "$work/reader.txt" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "reader alone: %s MB/s\n", $i}'
+grep '^BenchmarkReadClaude200MB' "$work/reader.txt" | awk '{for (i = 1; i < NF; i++) if ($(i+1) == "MB/s") printf "reader alone: %s MB/s (target >= 100)\n", $i}'
 awk -F': ' '/Maximum resident/ {printf "reader peak RSS (whole process): %.1f MB\n", $2 / 1024}' "$work/time-reader.txt"

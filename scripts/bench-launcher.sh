@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Launcher overhead: time from invoking the command to the agent's first
+# instruction, `ai-memory run claude -p x` against `claude -p x` directly
+# (a fake claude first on PATH stamps CLOCK_MONOTONIC as its first action),
+# interleaved, in a throwaway git checkout with its own HOME and
+# AI_MEMORY_HOME; median and p90 of the paired differences. Also the full
+# wall time of `ai-memory run` and its cost after the agent exits (settle,
+# import, checkpoint, delivery). Target: <= 10 ms added before the agent starts.
+# Usage: scripts/bench-launcher.sh [RUNS] [PTY]   (defaults 31 true; PTY=false: stdin /dev/null)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-31}
+pty=${2:-true}
+work=$(mktemp -d "${TMPDIR:-/tmp}/ai-memory-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+go build -o bin/ai-memory ./cmd/ai-memory
+go build -o "$work/launchbench" ./launcher/internal/launchbench
+"$work/launchbench" -ai-memory bin/ai-memory -runs "$runs" -pty="$pty" </dev/null
