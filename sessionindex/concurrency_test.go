@@ -293,7 +293,25 @@ func TestFileModes(t *testing.T) {
 		}
 	}
 	entries, _ := os.ReadDir(filepath.Dir(Path(s.Root)))
-	if len(entries) != 2 {
+	if len(entries) != 3 { // index, lock, .gitignore
 		t.Fatalf("leftover temp files: %v", entries)
+	}
+}
+
+func TestGitignoreOnlyWhenCreatingTheDir(t *testing.T) {
+	s, _, _ := newStore(t)
+	mustStart(t, s, StartOptions{Runtime: "codex"})
+	ignore := filepath.Join(filepath.Dir(Path(s.Root)), ".gitignore")
+	b, err := os.ReadFile(ignore)
+	if err != nil || !strings.Contains(string(b), "\n*\n") {
+		t.Fatalf(".gitignore = %q, %v; want an ignore-all file", b, err)
+	}
+	// A person who deletes it to commit the index keeps it deleted.
+	if err := os.Remove(ignore); err != nil {
+		t.Fatal(err)
+	}
+	mustStart(t, s, StartOptions{Runtime: "claude"})
+	if _, err := os.Stat(ignore); !os.IsNotExist(err) {
+		t.Fatalf(".gitignore recreated: %v", err)
 	}
 }

@@ -24,8 +24,8 @@ func (s *Store) update(fn mutation) error {
 	if err := checkNotSymlink(path); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	if err := ensureDir(filepath.Dir(path)); err != nil {
+		return err
 	}
 	unlock, err := s.lock()
 	if err != nil {
@@ -163,4 +163,27 @@ func syncDir(dir string) {
 		_ = d.Sync()
 		d.Close()
 	}
+}
+
+// gitignoreText keeps the index out of `git status` and commits by
+// default (as track-agent-sessions projects do with /.agent-sessions/):
+// it changes with every session and would make every checkpoint dirty.
+// It is written only when we create the directory; delete it to commit
+// the index, and it is never recreated.
+const gitignoreText = "# Written by ai-memory when it created this directory: the session index\n" +
+	"# changes with every agent session. Delete this file to commit the index.\n*\n"
+
+// ensureDir creates the index directory, with its .gitignore when the
+// directory is new.
+func ensureDir(dir string) error {
+	if _, err := os.Lstat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(gitignoreText), fileMode); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Join(dir, ".gitignore"), err)
+	}
+	return nil
 }
