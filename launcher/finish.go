@@ -30,6 +30,7 @@ func (l *launch) bindSession(ctx context.Context, s transcript.Session) {
 func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 	ctx = context.WithoutCancel(ctx)
 	known, found, notices := l.live.stop()
+	l.index.flush()
 	for _, n := range notices {
 		say(l.env.Stderr, "%s", n)
 	}

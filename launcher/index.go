@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ai-memory/ai-memory/sessionindex"
 )
@@ -14,6 +15,8 @@ type indexer struct {
 	store    *sessionindex.Store
 	recordID string
 	native   string
+	held     bool     // the agent owns the terminal: hold messages
+	pending  []string // messages held until the agent exited
 }
 
 func newIndexer(l *launch) *indexer {
@@ -35,8 +38,28 @@ func newIndexer(l *launch) *indexer {
 }
 
 func (ix *indexer) fail(err error) {
-	say(ix.l.env.Stderr, "session index not updated: %v", err)
+	ix.say(fmt.Sprintf("session index not updated: %v", err))
 	ix.store = nil
+}
+
+// say prints now, or holds the line while the agent owns the terminal
+// (it may be raw); flush prints what was held.
+func (ix *indexer) say(msg string) {
+	if ix.held {
+		ix.pending = append(ix.pending, msg)
+		return
+	}
+	say(ix.l.env.Stderr, "%s", msg)
+}
+
+func (ix *indexer) hold() { ix.held = true }
+
+func (ix *indexer) flush() {
+	ix.held = false
+	for _, m := range ix.pending {
+		say(ix.l.env.Stderr, "%s", m)
+	}
+	ix.pending = nil
 }
 
 func (ix *indexer) start(nativeID string) {
@@ -53,7 +76,7 @@ func (ix *indexer) start(nativeID string) {
 	}
 	ix.recordID, ix.native = res.Session.ID, nativeID
 	for _, r := range res.Interrupted {
-		say(ix.l.env.Stderr, "session index: marked %s (%s) interrupted", r.ID, r.Runtime)
+		ix.say(fmt.Sprintf("session index: marked %s (%s) interrupted", r.ID, r.Runtime))
 	}
 }
 

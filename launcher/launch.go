@@ -173,7 +173,6 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	if l.packet.text != "" {
 		say(l.env.Stderr, "%s", l.packet.summary)
 	}
-	l.index.start(l.plan.SessionID)
 	proc, err := agentproc.Start(agentproc.Spec{
 		Path: l.exe, Args: l.plan.Args, Env: l.childEnv(), Dir: l.env.Dir,
 		Stdin: l.env.Stdin, Stdout: l.env.Stdout, Stderr: l.env.Stderr,
@@ -184,6 +183,10 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 		return startError(err)
 	}
 	defer proc.Restore()
+	// Everything below runs after the agent started: it adds nothing to
+	// the agent's start-up time.
+	l.index.hold()
+	l.index.start(l.plan.SessionID)
 	l.hb.kick() // first renewal right after spawn
 	l.live = startLive(ctx, l)
 	st, werr := proc.Wait()

@@ -101,11 +101,19 @@ func (l *launch) resolveSession() (transcript.Session, bool) {
 	return cands[0], true
 }
 
+// Transcript settling after the agent exited: poll until two observations
+// agree, at most settlePolls times. Agents flush on exit, so two polls
+// (~50 ms) are the usual cost; a slow flush gets up to 2 s.
+const (
+	settlePolls    = 40
+	settleInterval = 50 * time.Millisecond
+)
+
 // settleSession waits (bounded) for the transcript to stop changing after
-// the agent exited: 10 polls, 200 ms apart, until two agree.
+// the agent exited.
 func (l *launch) settleSession(known transcript.Session, found bool) (transcript.Session, bool) {
 	var last transcript.Session
-	for i := 0; i < 10; i++ {
+	for i := 0; i < settlePolls; i++ {
 		s, ok := known, found
 		if !ok || s.Path == "" {
 			s, ok = l.resolveSession()
@@ -118,7 +126,7 @@ func (l *launch) settleSession(known transcript.Session, found bool) (transcript
 		if ok {
 			last, known, found = s, s, true
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(settleInterval)
 	}
 	return last, last.Path != ""
 }

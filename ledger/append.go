@@ -43,6 +43,9 @@ type pending struct {
 	id    string
 	idRaw []byte
 	meta  sql.NullString
+	// fromFields is set when id was computed from in (not read from a
+	// segment), so the row can skip re-hashing to prove it derivable.
+	fromFields bool
 }
 
 // Append adds a batch atomically and idempotently: events are redacted and
@@ -110,7 +113,7 @@ func prepareBatch(in []EventInput) ([]pending, AppendResult, error) {
 }
 
 func newPending(s EventInput) (pending, error) {
-	p := pending{in: s, id: eventID(s.SourceRecordID, s, s.Content)}
+	p := pending{in: s, id: eventID(s.SourceRecordID, s, s.Content), fromFields: true}
 	p.idRaw, _ = hex.DecodeString(p.id)
 	if s.Metadata != nil {
 		b, err := json.Marshal(s.Metadata)

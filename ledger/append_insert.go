@@ -128,9 +128,12 @@ func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
 	content := capContent(r.Content)
 	row := EventInput{Harness: r.Harness, NativeSessionID: r.NativeSessionID, SourceRecordID: r.SourceRecordID,
 		BlockIndex: r.BlockIndex, Kind: r.Kind, Content: content}
-	var id any // NULL: derivable
-	if b := storedID(row, p.idRaw); b != nil {
-		id = b
+	var id any // NULL: derivable from the stored fields
+	switch {
+	case p.fromFields && content == r.Content:
+		// The id was hashed from exactly these fields: derivable.
+	case storedID(row, p.idRaw) != nil:
+		id = p.idRaw
 	}
 	return []any{wsk, r.Sequence, idKey(p.idRaw), id, src, r.SourceRecordID, r.BlockIndex,
 		string(r.Kind), r.Role, occurred, p.meta, content, segID}

@@ -224,7 +224,7 @@ func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []loaded) err
 		if err != nil {
 			return err
 		}
-		p.id = l.rec.EventID
+		p.id, p.fromFields = l.rec.EventID, false // the segment's id, verified by rowArgs
 		p.idRaw, _ = hex.DecodeString(p.id)
 		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, l.rec)...); err != nil {
 			return err
