@@ -99,9 +99,6 @@ func (l *launch) prepare(ctx context.Context) error {
 	if l.packet, err = l.buildPacket(ctx); err != nil {
 		return err
 	}
-	if err := l.db.SetRunSync(ctx, l.run.ID, l.packet.after, l.packet.through); err != nil {
-		return wrapperError("record handoff range", err)
-	}
 	return l.buildPlan()
 }
 
@@ -187,6 +184,9 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	// the agent's start-up time.
 	l.index.hold()
 	l.index.start(l.plan.SessionID)
+	if err := l.db.SetRunSync(ctx, l.run.ID, l.packet.after, l.packet.through); err != nil {
+		l.index.say(fmt.Sprintf("could not record the handoff range: %v", err))
+	}
 	l.hb.kick() // first renewal right after spawn
 	l.live = startLive(ctx, l)
 	st, werr := proc.Wait()
