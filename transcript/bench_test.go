@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/synth"
@@ -87,9 +86,8 @@ func benchRead(b *testing.B, src Source, path string) {
 		}
 	}
 	b.ReportMetric(float64(events), "events/read")
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB")
+	if mb, ok := peakRSSMB(); ok {
+		b.ReportMetric(mb, "peak-RSS-MB")
 	}
 }
 

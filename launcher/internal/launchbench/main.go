@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command launchbench measures what `ai-memory run` adds before the agent
 // starts, against running the same fake harness directly.
 //
