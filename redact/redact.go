@@ -8,16 +8,18 @@
 // high-entropy strings without structure are deliberately left alone, because
 // hashes, ids and base64 payloads are everywhere in coding transcripts.
 //
-// Every family is a precompiled RE2 expression (linear time, no catastrophic
+// Every family is an RE2 expression (linear time, no catastrophic
 // backtracking) guarded by lower-case keywords: an expression only runs on the
-// lines that contain one of its keywords, which keeps the common case (text
-// without any credential-like word) close to the speed of a substring search.
+// lines that contain one of its keywords, found for all families at once by a
+// single pass of a keyword automaton, which keeps the common case (text
+// without any credential-like word) close to the speed of reading it.
+// Nothing is compiled before the first call: importing the package is free.
 package redact
 
 import (
 	"regexp"
-	"slices"
 	"strings"
+	"sync"
 )
 
 // Marker replaces every secret. A secret span that already equals Marker is
@@ -40,8 +42,15 @@ func Count(s string) (string, int) {
 	if s == "" {
 		return s, 0
 	}
-	s, n := redactBlocks(s)
-	s, m := redactLines(s)
+	t := rules()
+	cands, blocks := t.scan.scan(s)
+	n := 0
+	if blocks != 0 {
+		if s, n = redactBlocks(t.block, s, blocks); n > 0 {
+			cands, _ = t.scan.scan(s)
+		}
+	}
+	s, m := redactLines(t.line, s, cands)
 	return s, n + m
 }
 
@@ -60,47 +69,88 @@ type rule struct {
 	// keys are lower-case literals of which at least one occurs in every
 	// match; lines without any of them are skipped without running re.
 	keys []string
-	// then, when set, must accept the lower-case text that follows a
-	// keyword occurrence for its line to be examined (an assignment
-	// operator after a variable name, a blank after "bearer"). It is a
-	// cheap filter: most lines say "token" or "key" without assigning one.
+	// then, when set, must accept the text that follows a keyword
+	// occurrence for its line to be examined (an assignment operator after
+	// a variable name, a blank after "bearer"). It is a cheap filter: most
+	// lines say "token" or "key" without assigning one. It must not depend
+	// on letter case, since keywords match in any case.
 	then func(after string) bool
-	// re matches a candidate. Capture groups whose name starts with
-	// "secret" mark the spans that are replaced; the rest is kept.
-	re *regexp.Regexp
+	// prog compiles the expression on first use (see [program]).
+	prog func() program
 	// accept, when set, vets a candidate so that lookalikes (prose,
 	// environment references, function calls) survive: match is the whole
 	// match, secret the span to replace, after the text that follows.
 	accept func(match, secret, after string) bool
+}
+
+// program is a compiled family expression.
+type program struct {
+	// re matches a candidate. Capture groups whose name starts with
+	// "secret" mark the spans that are replaced; the rest is kept.
+	re *regexp.Regexp
 	// secretGroups are the indexes of the "secret" capture groups.
 	secretGroups []int
 }
 
-// newRule compiles a family and records its secret groups. It panics on a
-// bad expression: the table is static and covered by tests.
+// newRule declares a family. Its expression is compiled the first time a
+// line needs it, so a process that never meets the family's keywords never
+// pays for it.
 func newRule(name string, keys []string, expr string, accept func(match, secret, after string) bool) rule {
-	r := rule{name: name, keys: keys, re: regexp.MustCompile(expr), accept: accept}
-	for i, n := range r.re.SubexpNames() {
-		if strings.HasPrefix(n, "secret") {
-			r.secretGroups = append(r.secretGroups, i)
-		}
-	}
-	if len(r.secretGroups) == 0 {
-		panic("redact: rule " + name + " has no secret group")
-	}
-	return r
+	return rule{name: name, keys: keys, accept: accept,
+		prog: sync.OnceValue(func() program { return compile(name, expr) })}
 }
 
-// redactBlocks applies the multiline families to the whole text.
-func redactBlocks(s string) (string, int) {
+// compile compiles a family expression and records its secret groups. It
+// panics on a bad expression: the table is static and covered by tests.
+func compile(name, expr string) program {
+	p := program{re: regexp.MustCompile(expr)}
+	for i, n := range p.re.SubexpNames() {
+		if strings.HasPrefix(n, "secret") {
+			p.secretGroups = append(p.secretGroups, i)
+		}
+	}
+	if len(p.secretGroups) == 0 {
+		panic("redact: rule " + name + " has no secret group")
+	}
+	return p
+}
+
+// ruleSet is the family tables and their keyword scanner.
+type ruleSet struct {
+	block, line []rule
+	scan        *scanner
+}
+
+// The tables are built on the first call rather than at package
+// initialisation, which every ai-memory command would pay for (the
+// launcher's start-up budget is a few milliseconds).
+var (
+	ruleSetOnce sync.Once
+	ruleSetVal  *ruleSet
+)
+
+// rules returns the family tables, building them on first use.
+func rules() *ruleSet {
+	ruleSetOnce.Do(func() {
+		block, line := blockRules(), lineRules()
+		if len(line) > 64 || len(block) > 64 {
+			panic("redact: more than 64 families in a table")
+		}
+		ruleSetVal = &ruleSet{block: block, line: line, scan: newScanner(block, line)}
+	})
+	return ruleSetVal
+}
+
+// redactBlocks applies the multiline families in mask (the families whose
+// keywords occur in s) to the whole text.
+func redactBlocks(block []rule, s string, mask uint64) (string, int) {
 	total := 0
-	for i := range blockRules {
-		r := &blockRules[i]
-		if indexAny(asciiLower(s), r.keys, 0) < 0 {
+	for i := range block {
+		if mask&(1<<i) == 0 {
 			continue
 		}
 		var b strings.Builder
-		if n := r.replace(&b, s); n > 0 {
+		if n := block[i].replace(&b, s); n > 0 {
 			s, total = b.String(), total+n
 		}
 	}
@@ -113,19 +163,20 @@ type candidate struct {
 	rules      uint64 // bit i set: lineRules[i] may match
 }
 
-// redactLines finds the candidate lines of every line family with a keyword
-// scan, then rewrites each candidate line once, applying its families in
-// table order until the line stops changing. Lines without candidates are
-// copied as they are, and s itself is returned when nothing matched.
-func redactLines(s string) (string, int) {
-	cands := candidates(s)
+// redactLines rewrites each candidate line of s (found by the keyword
+// scan) once, applying its families in table order until the line stops
+// changing. A redaction only ever removes text between keywords and
+// inserts Marker (which holds no keyword), so the lines found up front are
+// all the lines that can ever match. Other lines are copied as they are,
+// and s itself is returned when nothing matched.
+func redactLines(line []rule, s string, cands []candidate) (string, int) {
 	if len(cands) == 0 {
 		return s, 0
 	}
 	var b strings.Builder
 	done, total := 0, 0
 	for _, c := range cands {
-		line, n := redactLine(s[c.start:c.end], c.rules)
+		out, n := redactLine(line, s[c.start:c.end], c.rules)
 		if n == 0 {
 			continue
 		}
@@ -133,7 +184,7 @@ func redactLines(s string) (string, int) {
 			b.Grow(len(s) + 64)
 		}
 		b.WriteString(s[done:c.start])
-		b.WriteString(line)
+		b.WriteString(out)
 		done, total = c.end, total+n
 	}
 	if total == 0 {
@@ -144,17 +195,17 @@ func redactLines(s string) (string, int) {
 }
 
 // redactLine applies the families of mask to line until it stops changing.
-func redactLine(line string, mask uint64) (string, int) {
+func redactLine(rules []rule, line string, mask uint64) (string, int) {
 	total := 0
 	var b strings.Builder
 	for range maxPasses {
 		changed := false
-		for i := range lineRules {
+		for i := range rules {
 			if mask&(1<<i) == 0 {
 				continue
 			}
 			b.Reset()
-			if n := lineRules[i].replace(&b, line); n > 0 {
+			if n := rules[i].replace(&b, line); n > 0 {
 				line, total, changed = b.String(), total+n, true
 			}
 		}
@@ -165,93 +216,13 @@ func redactLine(line string, mask uint64) (string, int) {
 	return line, total
 }
 
-// candidates returns, in text order, the lines of s on which a line family
-// may match: lines with one of its keywords followed by what its then
-// filter wants. A redaction only ever removes text between keywords and
-// inserts Marker (which holds no keyword), so the lines found up front are
-// all the lines that can ever match.
-func candidates(s string) []candidate {
-	lower := asciiLower(s)
-	var byStart map[int]int // line start -> index in cands
-	var cands []candidate
-	for i := range lineRules {
-		lineRules[i].eachLine(s, lower, func(start, end int) {
-			j, ok := byStart[start]
-			if !ok {
-				if byStart == nil {
-					byStart = map[int]int{}
-				}
-				j = len(cands)
-				byStart[start] = j
-				cands = append(cands, candidate{start: start, end: end})
-			}
-			cands[j].rules |= 1 << i
-		})
-	}
-	slices.SortFunc(cands, func(a, b candidate) int { return a.start - b.start })
-	return cands
-}
-
-// eachLine calls fn with the bounds of every line of s that holds one of
-// r's keywords accepted by r.then; lower is asciiLower(s).
-func (r *rule) eachLine(s, lower string, fn func(start, end int)) {
-	next := make([]int, len(r.keys)) // cached next position of each key
-	for k := range next {
-		next[k] = -2 // not searched yet
-	}
-	for pos := 0; pos < len(s); {
-		i, k := nextKey(lower, r.keys, next, pos)
-		if i < 0 {
-			return
-		}
-		if r.then != nil && !r.then(lower[i+len(r.keys[k]):]) {
-			pos = i + 1
-			continue
-		}
-		start := strings.LastIndexByte(s[:i], '\n') + 1
-		end := strings.IndexByte(s[i:], '\n')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += i
-		}
-		fn(start, end)
-		pos = end + 1
-	}
-}
-
-// nextKey returns the smallest position >= pos where one of keys occurs in
-// lower and which key it is, or -1. next caches each key's last found
-// position so that a rare key is not searched for again on every line.
-func nextKey(lower string, keys []string, next []int, pos int) (int, int) {
-	best, bestKey := -1, -1
-	for k, key := range keys {
-		if next[k] == -1 {
-			continue // no further occurrence
-		}
-		if next[k] < pos {
-			j := strings.Index(lower[pos:], key)
-			if j < 0 {
-				next[k] = -1
-				continue
-			}
-			next[k] = pos + j
-		}
-		// On a tie the longer key wins: "credentials" must be judged by
-		// what follows the whole word, not by the "s" after "credential".
-		if best < 0 || next[k] < best || (next[k] == best && len(key) > len(keys[bestKey])) {
-			best, bestKey = next[k], k
-		}
-	}
-	return best, bestKey
-}
-
 // replace writes seg to b with the secret spans of every accepted match
 // replaced by Marker, and returns how many matches it redacted.
 func (r *rule) replace(b *strings.Builder, seg string) int {
+	p := r.prog()
 	n, done := 0, 0
-	for _, m := range r.re.FindAllStringSubmatchIndex(seg, -1) {
-		spans := r.secretSpans(seg, m)
+	for _, m := range p.re.FindAllStringSubmatchIndex(seg, -1) {
+		spans := r.secretSpans(seg, m, p.secretGroups)
 		if len(spans) == 0 {
 			continue
 		}
@@ -268,9 +239,9 @@ func (r *rule) replace(b *strings.Builder, seg string) int {
 
 // secretSpans returns the spans of m to replace: the participating, non-empty
 // secret groups that are not already exactly Marker and that accept allows.
-func (r *rule) secretSpans(seg string, m []int) [][2]int {
+func (r *rule) secretSpans(seg string, m []int, groups []int) [][2]int {
 	var spans [][2]int
-	for _, g := range r.secretGroups {
+	for _, g := range groups {
 		lo, hi := m[2*g], m[2*g+1]
 		if lo < 0 || lo == hi || seg[lo:hi] == Marker {
 			continue
@@ -281,35 +252,4 @@ func (r *rule) secretSpans(seg string, m []int) [][2]int {
 		spans = append(spans, [2]int{lo, hi})
 	}
 	return spans
-}
-
-// indexAny returns the first position >= pos of any of keys in s, or -1.
-func indexAny(s string, keys []string, pos int) int {
-	best := -1
-	for _, k := range keys {
-		if j := strings.Index(s[pos:], k); j >= 0 && (best < 0 || pos+j < best) {
-			best = pos + j
-		}
-	}
-	return best
-}
-
-// asciiLower lower-cases ASCII letters only, so byte offsets in the result
-// are the same as in s (strings.ToLower may change the length of non-ASCII
-// text). Text without upper-case letters is returned as it is.
-func asciiLower(s string) string {
-	i := 0
-	for i < len(s) && (s[i] < 'A' || s[i] > 'Z') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	b := []byte(s)
-	for ; i < len(b); i++ {
-		if c := b[i]; 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -11,63 +11,67 @@ const (
 	authScheme = `(?:(?:bearer|basic|token|bot|digest)[ \t]+)?`
 )
 
-// blockRules are the families that span lines; they run first, over the
-// whole text.
-var blockRules = []rule{
-	newRule("pem-private-key", []string{"private key"},
-		`-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----`+
-			`(?:(?s:(?P<secret>.*?))-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----`+
-			`|(?P<secret2>[A-Za-z0-9+/=\s\\:,-]*))`, nil),
+// blockRules returns the families that span lines; they run first, over
+// the whole text. It is called once, by [rules].
+func blockRules() []rule {
+	return []rule{
+		newRule("pem-private-key", []string{"private key"},
+			`-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----`+
+				`(?:(?s:(?P<secret>.*?))-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?-----`+
+				`|(?P<secret2>[A-Za-z0-9+/=\s\\:,-]*))`, nil),
+	}
 }
 
-// lineRules is the table of single-line secret families, applied in order.
-// Token families come first; the context families (headers, assignments,
-// URLs) run after them, so a value already redacted by a token family is
-// left alone.
-var lineRules = []rule{
-	newRule("jwt", []string{"eyj"},
-		`\b(?P<secret>eyJ[A-Za-z0-9_-]{13,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`, nil),
-	newRule("openai-anthropic", []string{"sk-"},
-		`\b(?P<secret>sk-[A-Za-z0-9_-]{16,})`, randomSecret),
-	newRule("stripe", []string{"_live_", "_test_"},
-		`\b(?P<secret>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})`, nil),
-	newRule("github", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-		`\b(?P<secret>gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, nil),
-	newRule("gitlab", []string{"glpat-"},
-		`\b(?P<secret>glpat-[A-Za-z0-9_-]{20,})`, nil),
-	newRule("aws-access-key-id", []string{"akia", "asia"},
-		`\b(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})\b`, nil),
-	newRule("google-api-key", []string{"aiza"},
-		`\b(?P<secret>AIza[0-9A-Za-z_-]{30,})`, nil),
-	newRule("google-oauth-refresh", []string{"1//"},
-		`\b(?P<secret>1//[0-9A-Za-z_-]{20,})`, nil),
-	newRule("slack", []string{"xox", "xapp-"},
-		`\b(?P<secret>xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`, nil),
-	newRule("meta-graph", []string{"eaa"},
-		`\b(?P<secret>EAA[A-Za-z0-9]{20,})`, randomSecret),
-	newRule("telegram-bot", []string{":aa"},
-		`(?:bot|\b)(?P<secret>[0-9]{6,10}:AA[A-Za-z0-9_-]{30,})`, nil),
-	newRule("gohighlevel", []string{"pit-"},
-		`\b(?P<secret>pit-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`, nil),
-	withThen(followedBy("", " \t"), newRule("bearer", []string{"bearer"},
-		`(?i)\bbearer[ \t]+(?P<secret>[A-Za-z0-9\-._~+/]{16,}=*)`, randomSecret)),
-	withThen(followedBy(skipQuotes, ":"), newRule("auth-header", []string{"authorization", "private-token", "x-api-key"},
-		`(?i)\b(?:proxy-)?(?:authorization|private-token|x-api-key)`+quote+`[ \t]*:[ \t]*`+quote+authScheme+
-			`(?P<secret>[^\s"'\\,;@]{8,})`, notReference)),
-	withThen(followedBy(skipQuotes, ":"), newRule("keyed-credential", []string{"key", "token", "secret"},
-		`(?i)\b(?:[a-z0-9_-]*(?:api|auth|access|secret|refresh|session|private)[-_]?(?:key|token)|client[-_]secret)`+
-			quote+`[ \t]*:[ \t]*`+quote+authScheme+`(?P<secret>[^\s"'\\,;@]{8,})`, randomValue)),
-	withThen(followedBy(skipQuotes, ":="), newRule("aws-secret", []string{"aws_secret_access_key", "aws_session_token"},
-		`(?i)\baws_(?:secret_access_key|session_token)`+quote+`[ \t]*[:=][ \t]*`+quote+
-			`(?P<secret>[A-Za-z0-9/+=]{16,})`, nil)),
-	withThen(followedBy(skipQuotes, ":="), newRule("env-assignment",
-		[]string{"key", "token", "secret", "password", "passwd", "credential", "credentials"},
-		`\b(?P<name>[A-Z][A-Z0-9_]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+
-			`|API_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+quote+`[ \t]*[:=][ \t]*`+
-			`(?:\\?"(?P<secret>[^"\\\r\n]*)|'(?P<secret2>[^'\r\n]*)`+
-			"|(?P<secret3>[^\\s\"'`=,;(){}\\[\\]<>][^\\s\"'`=,;(){}<>]*=*))", assignedValue)),
-	withThen(hasUserPassword, newRule("url-credentials", []string{"://"},
-		`\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:/?#@\[\]"'<>]*:(?P<secret>[^\s/?#@"'<>]+)@`, notReference)),
+// lineRules returns the table of single-line secret families, applied in
+// order. Token families come first; the context families (headers,
+// assignments, URLs) run after them, so a value already redacted by a token
+// family is left alone. It is called once, by [rules].
+func lineRules() []rule {
+	return []rule{
+		newRule("jwt", []string{"eyj"},
+			`\b(?P<secret>eyJ[A-Za-z0-9_-]{13,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`, nil),
+		newRule("openai-anthropic", []string{"sk-"},
+			`\b(?P<secret>sk-[A-Za-z0-9_-]{16,})`, randomSecret),
+		newRule("stripe", []string{"_live_", "_test_"},
+			`\b(?P<secret>(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,})`, nil),
+		newRule("github", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+			`\b(?P<secret>gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})`, nil),
+		newRule("gitlab", []string{"glpat-"},
+			`\b(?P<secret>glpat-[A-Za-z0-9_-]{20,})`, nil),
+		newRule("aws-access-key-id", []string{"akia", "asia"},
+			`\b(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})\b`, nil),
+		newRule("google-api-key", []string{"aiza"},
+			`\b(?P<secret>AIza[0-9A-Za-z_-]{30,})`, nil),
+		newRule("google-oauth-refresh", []string{"1//"},
+			`\b(?P<secret>1//[0-9A-Za-z_-]{20,})`, nil),
+		newRule("slack", []string{"xox", "xapp-"},
+			`\b(?P<secret>xox[abprs]-[A-Za-z0-9-]{10,}|xapp-[A-Za-z0-9-]{10,})`, nil),
+		newRule("meta-graph", []string{"eaa"},
+			`\b(?P<secret>EAA[A-Za-z0-9]{20,})`, randomSecret),
+		newRule("telegram-bot", []string{":aa"},
+			`(?:bot|\b)(?P<secret>[0-9]{6,10}:AA[A-Za-z0-9_-]{30,})`, nil),
+		newRule("gohighlevel", []string{"pit-"},
+			`\b(?P<secret>pit-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`, nil),
+		withThen(followedBy("", " \t"), newRule("bearer", []string{"bearer"},
+			`(?i)\bbearer[ \t]+(?P<secret>[A-Za-z0-9\-._~+/]{16,}=*)`, randomSecret)),
+		withThen(followedBy(skipQuotes, ":"), newRule("auth-header", []string{"authorization", "private-token", "x-api-key"},
+			`(?i)\b(?:proxy-)?(?:authorization|private-token|x-api-key)`+quote+`[ \t]*:[ \t]*`+quote+authScheme+
+				`(?P<secret>[^\s"'\\,;@]{8,})`, notReference)),
+		withThen(followedBy(skipQuotes, ":"), newRule("keyed-credential", []string{"key", "token", "secret"},
+			`(?i)\b(?:[a-z0-9_-]*(?:api|auth|access|secret|refresh|session|private)[-_]?(?:key|token)|client[-_]secret)`+
+				quote+`[ \t]*:[ \t]*`+quote+authScheme+`(?P<secret>[^\s"'\\,;@]{8,})`, randomValue)),
+		withThen(followedBy(skipQuotes, ":="), newRule("aws-secret", []string{"aws_secret_access_key", "aws_session_token"},
+			`(?i)\baws_(?:secret_access_key|session_token)`+quote+`[ \t]*[:=][ \t]*`+quote+
+				`(?P<secret>[A-Za-z0-9/+=]{16,})`, nil)),
+		withThen(followedBy(skipQuotes, ":="), newRule("env-assignment",
+			[]string{"key", "token", "secret", "password", "passwd", "credential", "credentials"},
+			`\b(?P<name>[A-Z][A-Z0-9_]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+
+				`|API_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+quote+`[ \t]*[:=][ \t]*`+
+				`(?:\\?"(?P<secret>[^"\\\r\n]*)|'(?P<secret2>[^'\r\n]*)`+
+				"|(?P<secret3>[^\\s\"'`=,;(){}\\[\\]<>][^\\s\"'`=,;(){}<>]*=*))", assignedValue)),
+		withThen(hasUserPassword, newRule("url-credentials", []string{"://"},
+			`\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:/?#@\[\]"'<>]*:(?P<secret>[^\s/?#@"'<>]+)@`, notReference)),
+	}
 }
 
 // withThen sets the keyword filter of r.

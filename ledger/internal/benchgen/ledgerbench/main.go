@@ -129,7 +129,7 @@ func ingest(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string, c
 func events(g *benchgen.Gen, ws string, from, n, avg int) []ledger.EventInput {
 	out := make([]ledger.EventInput, n)
 	for i := range out {
-		out[i] = ledger.EventInput{Harness: "claude", NativeSessionID: ws[:8] + "-0000-4000-8000-000000000000",
+		out[i] = ledger.EventInput{Harness: "claude", NativeSessionID: "00000000-0000-4000-8000-" + ws[len(ws)-12:], // one session per workstream
 			SourceRecordID: fmt.Sprintf("%08d-aaaa-4bbb-8ccc-dddddddddddd", from+i), Kind: ledger.KindMessage,
 			Role: "assistant", OccurredAt: time.Unix(int64(1_700_000_000+from+i), 0), Content: g.Content(avg)}
 	}
