@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -107,9 +106,8 @@ func BenchmarkImport(b *testing.B) {
 	}
 	b.ReportMetric(float64(added), "events/import")
 	b.ReportMetric(float64(added)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		b.ReportMetric(float64(ru.Maxrss)/1024, "peak-RSS-MB")
+	if mb, ok := peakRSSMB(); ok {
+		b.ReportMetric(mb, "peak-RSS-MB")
 	}
 }
 
