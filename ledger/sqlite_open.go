@@ -103,14 +103,26 @@ const sqlCreateVersionTable = `CREATE TABLE IF NOT EXISTS schema_version (
 // transaction that re-reads the version, so two processes opening a fresh
 // home at once apply each migration exactly once.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.sql.ExecContext(ctx, sqlCreateVersionTable); err != nil {
-		return err
-	}
 	ms, err := migrations()
 	if err != nil {
 		return fmt.Errorf("read embedded migrations: %w", err)
 	}
 	known := ms[len(ms)-1].version
+	// Fast path, every open but the first after an upgrade: one read, no
+	// write transaction (it is on the launcher's path before the agent starts).
+	var cur int
+	if db.sql.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur) == nil {
+		if cur > known {
+			return errorf(ErrSchemaTooNew, "ledger schema version %d is newer than this ai-memory (knows %d); upgrade ai-memory", cur, known)
+		}
+		if cur == known {
+			db.schema = known
+			return nil
+		}
+	}
+	if _, err := db.sql.ExecContext(ctx, sqlCreateVersionTable); err != nil {
+		return err
+	}
 	applied := false
 	for _, m := range ms {
 		ok, err := db.applyMigration(ctx, m, known)
