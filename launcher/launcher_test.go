@@ -100,3 +100,20 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveNeverRunsCheckoutFile: a same-named file in the working
+// directory is never picked up through a relative PATH entry.
+func TestResolveNeverRunsCheckoutFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("PATH", ".")
+	h, _ := harness.Lookup("claude")
+	got, err := resolveExecutable(h, "", defaultLookPath)
+	var le *Error
+	if !errors.As(err, &le) || le.Code != CodeNotFound {
+		t.Fatalf("resolveExecutable = %q, %v; want not found", got, err)
+	}
+}
