@@ -40,19 +40,7 @@ func FuzzString(f *testing.F) {
 // plain `go test`: random concatenations of the fragments the families care
 // about, checked for idempotence and bounded growth.
 func TestFragmentsIdempotent(t *testing.T) {
-	frags := []string{
-		"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "\n", " ", "\t",
-		"sk-", "Bearer ", "TOKEN=", "_KEY", "a", "Z", "1", "://", ":", "@", "\"", "'", "\\",
-		"=", "eyJ", ".", "Authorization:", "x-api-key", "private key", "bot", "AA", "1//",
-		"(", "$", Marker, "\xff", "é", fill(20), "ghp_", "AKIA", "-",
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range 5000 {
-		var b strings.Builder
-		for range r.IntN(30) {
-			b.WriteString(frags[r.IntN(len(frags))])
-		}
-		in := b.String()
+	for _, in := range fragmentInputs(rand.New(rand.NewPCG(1, 2)), fragments, 5000) {
 		out := String(in)
 		if len(out) > 3*len(in) {
 			t.Fatalf("grew from %d to %d bytes: %q -> %q", len(in), len(out), in, out)
@@ -61,4 +49,25 @@ func TestFragmentsIdempotent(t *testing.T) {
 			t.Fatalf("not idempotent:\n in %q\nout %q\nagain %q", in, out, again)
 		}
 	}
+}
+
+// fragments are the pieces the families care about.
+var fragments = []string{
+	"-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----", "\n", " ", "\t",
+	"sk-", "Bearer ", "TOKEN=", "_KEY", "a", "Z", "1", "://", ":", "@", "\"", "'", "\\",
+	"=", "eyJ", ".", "Authorization:", "x-api-key", "private key", "bot", "AA", "1//",
+	"(", "$", Marker, "\xff", "é", fill(20), "ghp_", "AKIA", "-",
+}
+
+// fragmentInputs returns n random concatenations of up to 29 frags.
+func fragmentInputs(r *rand.Rand, frags []string, n int) []string {
+	ins := make([]string, n)
+	for i := range ins {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(frags[r.IntN(len(frags))])
+		}
+		ins[i] = b.String()
+	}
+	return ins
 }

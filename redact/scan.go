@@ -90,11 +90,11 @@ func extensions(keys []string, key string) []string {
 func (sc *scanner) assignClasses(kws []string) int {
 	n := 1
 	for _, k := range kws {
+		if k == "" || strings.ContainsAny(k, "\nABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			panic("redact: keyword " + k + " must be non-empty, lower-case and on one line")
+		}
 		for i := 0; i < len(k); i++ {
 			c := k[i]
-			if c == '\n' || ('A' <= c && c <= 'Z') || k == "" {
-				panic("redact: keyword " + k + " must be lower-case and on one line")
-			}
 			if sc.class[c] == 0 {
 				sc.class[c] = uint8(n)
 				n++
@@ -112,28 +112,27 @@ func (sc *scanner) assignClasses(kws []string) int {
 // reports its own keywords and those of its failure state (its suffixes).
 func (sc *scanner) build(kws []string, kwHits [][]keyHit) {
 	next, own := sc.trie(kws, kwHits)
-	nc := sc.nclass
-	if len(next)*nc >= hitFlag {
+	nc, states := sc.nclass, len(own)
+	if states*nc >= hitFlag {
 		panic("redact: too many keyword states")
 	}
-	sc.delta = make([]uint16, len(next)*nc)
-	sc.hits = make([][]keyHit, len(next))
-	fail := make([]int, len(next))
-	queue := []int{0}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
+	sc.delta = make([]uint16, states*nc)
+	sc.hits = make([][]keyHit, states)
+	fail := make([]int, states)
+	queue := make([]int, 1, states)
+	for q := 0; q < len(queue); q++ {
+		u := queue[q]
 		sc.hits[u] = append(own[u], sc.hits[fail[u]]...)
 		for c := range nc {
-			v := next[u][c]
+			v := next[u*nc+c]
 			switch {
 			case v > 0:
 				if u > 0 {
-					fail[v] = int(sc.delta[fail[u]*nc+c] &^ hitFlag / uint16(nc))
+					fail[v] = int(sc.delta[fail[u]*nc+c]) / nc
 				}
 				queue = append(queue, v)
 			case u > 0:
-				v = int(sc.delta[fail[u]*nc+c] &^ hitFlag / uint16(nc))
+				v = int(sc.delta[fail[u]*nc+c]) / nc
 			}
 			sc.delta[u*nc+c] = uint16(v * nc)
 		}
@@ -145,21 +144,22 @@ func (sc *scanner) build(kws []string, kwHits [][]keyHit) {
 	}
 }
 
-// trie returns the goto function of the keyword trie (state 0 is the
-// root, 0 also means "no edge" since no edge leads back to the root) and
-// the hits of the keywords that end in each state.
-func (sc *scanner) trie(kws []string, kwHits [][]keyHit) ([][]int, [][]keyHit) {
-	next := [][]int{make([]int, sc.nclass)}
-	own := [][]keyHit{nil}
+// trie returns the goto function of the keyword trie, flat with stride
+// nclass (state 0 is the root; 0 also means "no edge", since no edge leads
+// back to the root), and the hits of the keywords that end in each state.
+func (sc *scanner) trie(kws []string, kwHits [][]keyHit) ([]int, [][]keyHit) {
+	nc := sc.nclass
+	next := make([]int, nc, 256*nc)
+	own := make([][]keyHit, 1, 256)
 	for i, k := range kws {
 		u := 0
 		for j := 0; j < len(k); j++ {
-			c := sc.class[k[j]]
-			if next[u][c] == 0 {
-				next[u][c] = len(next)
-				next, own = append(next, make([]int, sc.nclass)), append(own, nil)
+			e := u*nc + int(sc.class[k[j]])
+			if next[e] == 0 {
+				next[e] = len(own)
+				next, own = append(next, make([]int, nc)...), append(own, nil)
 			}
-			u = next[u][c]
+			u = next[e]
 		}
 		own[u] = append(own[u], kwHits[i]...)
 	}
@@ -173,11 +173,12 @@ func (sc *scanner) scan(s string) ([]candidate, uint64) {
 	var cands []candidate
 	var blocks uint64
 	delta, class := sc.delta, &sc.class
-	st := uint16(0)
+	st := 0
 	for i := 0; i < len(s); i++ {
-		st = delta[int(st&^hitFlag)+int(class[s[i]])]
+		st = int(delta[st+int(class[s[i]])])
 		if st&hitFlag != 0 {
-			cands, blocks = sc.judge(s, i+1, sc.hits[int(st&^hitFlag)/sc.nclass], cands, blocks)
+			st &^= hitFlag
+			cands, blocks = sc.judge(s, i+1, sc.hits[st/sc.nclass], cands, blocks)
 		}
 	}
 	return cands, blocks
