@@ -77,8 +77,9 @@ aim_step() {
 # that the remaining assertions still say something.
 acc_events() {
 	local db="file:$RIG_TMP/amdata/ledger.db?mode=ro"
-	sqlite3 -json "$db" 'select sequence, harness, native_session_id, kind, role, content
-		from events order by sequence' >"$RIG_TMP/events.db.json" 2>"$RIG_TMP/events.db.err" ||
+	# Schema v2 (docs/ledger.md): harness and native session live in sources.
+	sqlite3 -json "$db" 'select e.sequence, s.harness, s.native_session_id, e.kind, e.role, e.content
+		from events e join sources s on s.id = e.source_id order by e.sequence' >"$RIG_TMP/events.db.json" 2>"$RIG_TMP/events.db.err" ||
 		echo '[]' >"$RIG_TMP/events.db.json"
 	[[ -s $RIG_TMP/events.db.json ]] || echo '[]' >"$RIG_TMP/events.db.json"
 	if aim workstream-search --json --limit 100 >"$RIG_TMP/events.raw" 2>"$RIG_TMP/events.err"; then
