@@ -12,7 +12,6 @@ import (
 type choice struct {
 	resume  string   // native session to resume; "" = fresh (or the user's own selector)
 	target  string   // session whose delivery cursor bounds the packet ("" = new session)
-	adopted bool     // resume names a session the workstream did not have yet
 	notices []string // one-line notices printed before the agent starts
 }
 
@@ -46,7 +45,7 @@ func (l *launch) decide(ctx context.Context) (choice, error) {
 		return choice{}, nil
 	}
 	if l.adopt != "" {
-		return choice{resume: l.adopt, target: l.adopt, adopted: true,
+		return choice{resume: l.adopt, target: l.adopt,
 			notices: []string{fmt.Sprintf("continuing %s session %s of this checkout", l.h.Name(), short(l.adopt))}}, nil
 	}
 	if l.interactive() {

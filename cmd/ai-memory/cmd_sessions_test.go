@@ -28,8 +28,17 @@ type sessEnv struct {
 }
 
 func newSessEnv(t *testing.T) *sessEnv {
-	root := t.TempDir()
-	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A minimal valid git dir (HEAD, objects, refs), found without git.
+	for _, d := range []string{".git/objects", ".git/refs"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	sub := filepath.Join(root, "pkg", "deep")
@@ -365,13 +374,21 @@ func TestSessionsLedgerAliveSeesLiveRun(t *testing.T) {
 	}
 }
 
-func TestSessionsFindGitRoot(t *testing.T) {
+func TestSessionsProjectRoot(t *testing.T) {
 	e := newSessEnv(t)
-	if got := sessFindGitRoot(e.cwd); got != e.root {
-		t.Fatalf("findGitRoot = %s, want %s", got, e.root)
+	_, _, code := e.run("start", "--runtime", "codex", "--native-id", "n1")
+	if code != 0 {
+		t.Fatalf("start exited %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(e.root, ".agent-sessions", "session-history.json")); err != nil {
+		t.Fatalf("index not at the worktree top-level: %v", err)
 	}
 	plain := t.TempDir()
-	if got := sessFindGitRoot(plain); got != plain && !strings.HasPrefix(plain, got) {
-		t.Fatalf("findGitRoot(%s) = %s", plain, got)
+	e.cwd = plain
+	if _, _, code := e.run("start", "--runtime", "codex", "--native-id", "n2"); code != 0 {
+		t.Fatalf("start in a plain dir exited %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(plain, ".agent-sessions", "session-history.json")); err != nil {
+		t.Fatalf("index not in the plain cwd: %v", err)
 	}
 }
