@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"sort"
 
 	"github.com/ai-memory/ai-memory/agentproc"
 	"github.com/ai-memory/ai-memory/harness"
@@ -45,7 +44,7 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 		return nil, err
 	}
 	defer db.Close()
-	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	scope := ScopeOf(id)
 	ws, err := db.SelectWorkstream(ctx, scope, ledger.Selector{Name: o.Workstream})
 	if err != nil {
 		return nil, &Error{Code: CodeUsage, Err: err}
@@ -130,11 +129,10 @@ func sessionsToImport(src transcript.Source, o ImportOptions, env Env, root stri
 		}
 		return []transcript.Session{s}, nil
 	}
-	ss, err := src.List(tenv, root, maxBackfillSessions)
+	ss, err := src.List(tenv, root, maxBackfillSessions) // newest first
 	if err != nil {
 		return nil, wrapperError("list "+src.Harness()+" sessions", err)
 	}
-	sort.SliceStable(ss, func(i, j int) bool { return ss[i].ModTime.After(ss[j].ModTime) })
 	return ss, nil
 }
 

@@ -56,28 +56,9 @@ func linkedHarness(ctx context.Context, o Options, env Env, id repo.Identity) (s
 		return "", err
 	}
 	defer db.Close()
-	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
-	var ws ledger.Workstream
-	if o.Workstream != "" {
-		all, err := db.ListWorkstreams(ctx, scope)
-		if err != nil {
-			return "", wrapperError("list workstreams", err)
-		}
-		found := false
-		for _, w := range all {
-			if w.Name == o.Workstream {
-				ws, found = w.Workstream, true
-			}
-		}
-		if !found {
-			return "", &Error{Code: CodeUsage, Err: fmt.Errorf("workstream '%s' not found; list them with: ai-memory workstreams", o.Workstream)}
-		}
-	} else {
-		w, ok, err := db.CurrentWorkstream(ctx, scope)
-		if err != nil || !ok {
-			return "", err
-		}
-		ws = w
+	ws, err := bareWorkstream(ctx, db, id, o.Workstream)
+	if err != nil || ws.ID == "" {
+		return "", err
 	}
 	links, err := db.Links(ctx, ws.ID)
 	if err != nil {
@@ -123,4 +104,18 @@ func suggestions() string {
 		s = append(s, "ai-memory run "+n)
 	}
 	return strings.Join(s, ", ")
+}
+
+// bareWorkstream is the named workstream (which must exist) or the selected
+// one; a worktree without any workstream yields the zero value, no error.
+func bareWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name string) (ledger.Workstream, error) {
+	if name != "" {
+		return findWorkstream(ctx, db, id, name)
+	}
+	scope := ScopeOf(id)
+	ws, _, err := db.CurrentWorkstream(ctx, scope)
+	if err != nil {
+		return ws, wrapperError("read workstream", err)
+	}
+	return ws, nil
 }

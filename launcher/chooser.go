@@ -44,7 +44,7 @@ func (l *launch) choose(ctx context.Context) (choice, error) {
 		return choice{}, nil
 	}
 	id := sessions[idx].ID
-	return choice{resume: id, target: id}, nil
+	return choice{resume: id, target: id, session: sessions[idx]}, nil
 }
 
 // askChoice prints the menu and reads answers until a valid one, EOF

@@ -10,9 +10,10 @@ import (
 
 // choice is the native session decision of one launch.
 type choice struct {
-	resume  string   // native session to resume; "" = fresh (or the user's own selector)
-	target  string   // session whose delivery cursor bounds the packet ("" = new session)
-	notices []string // one-line notices printed before the agent starts
+	resume  string             // native session to resume; "" = fresh (or the user's own selector)
+	session transcript.Session // resume's transcript when already looked up (Path "" otherwise)
+	target  string             // session whose delivery cursor bounds the packet ("" = new session)
+	notices []string           // one-line notices printed before the agent starts
 }
 
 // decide picks the native session: the user's own selector wins; then the
@@ -56,10 +57,10 @@ func (l *launch) decide(ctx context.Context) (choice, error) {
 
 // checkLinked applies the three-way orphan check before resuming.
 func (l *launch) checkLinked(id string) choice {
-	_, ex, err := l.src.Find(l.env.transcriptEnv(), id)
+	sess, ex, err := l.src.Find(l.env.transcriptEnv(), id)
 	switch ex {
 	case transcript.Present:
-		return choice{resume: id, target: id}
+		return choice{resume: id, target: id, session: sess}
 	case transcript.Absent:
 		return choice{notices: []string{fmt.Sprintf(
 			"linked %s session %s is missing from its native store; starting fresh and repointing workstream '%s'",

@@ -38,7 +38,9 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 	var stats ImportStats
 	var notes []string
 	if ok {
-		l.bindSession(ctx, sess)
+		if !found || known.ID != sess.ID {
+			l.bindSession(ctx, sess) // the live import did not see it
+		}
 		var err error
 		stats, err = l.importer().Import(ctx, l.src, sess)
 		if err != nil {

@@ -59,7 +59,7 @@ func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env
 }
 
 func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name string) (ledger.Workstream, error) {
-	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	scope := ScopeOf(id)
 	if name == "" {
 		ws, ok, err := db.CurrentWorkstream(ctx, scope)
 		if err != nil {

@@ -79,7 +79,7 @@ func (l *launch) selectWorkstream(ctx context.Context) error {
 	if l.o.New != "" {
 		sel = ledger.Selector{Name: l.o.New, Create: true}
 	}
-	scope := ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+	scope := ScopeOf(id)
 	ws, err := l.db.SelectWorkstream(ctx, scope, sel)
 	if err != nil {
 		return &Error{Code: CodeUsage, Err: err}

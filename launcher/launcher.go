@@ -13,6 +13,7 @@ import (
 	"github.com/ai-memory/ai-memory/agentproc"
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/repo"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -199,4 +200,9 @@ func say(w io.Writer, format string, args ...any) {
 // reaches a pipe byte for byte (no CRLF translation, stderr kept apart).
 func usePTY(env Env, interactive bool) bool {
 	return interactive && agentproc.IsTerminal(env.Stdin) && agentproc.IsTerminal(env.Stdout)
+}
+
+// ScopeOf is the ledger scope (workstream key) of a checkout identity.
+func ScopeOf(id repo.Identity) ledger.Scope {
+	return ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
 }

@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"os"
 	"sync"
 	"time"
 
@@ -117,8 +118,8 @@ func (l *launch) settleSession(known transcript.Session, found bool) (transcript
 		s, ok := known, found
 		if !ok || s.Path == "" {
 			s, ok = l.resolveSession()
-		} else if fresh, ex, _ := l.src.Find(l.env.transcriptEnv(), s.ID); ex == transcript.Present {
-			s = fresh
+		} else if fi, err := os.Stat(s.Path); err == nil {
+			s.Size, s.ModTime = fi.Size(), fi.ModTime() // the file is known: no store scan
 		}
 		if ok && i > 0 && s.Path == last.Path && s.Size == last.Size {
 			return s, true

@@ -30,11 +30,23 @@ func (l *launch) buildPacket(ctx context.Context) (packet, error) {
 	}
 	p.summary = handoff.Summary(in)
 	if l.h.Name() == "codex" && l.choice.target != "" {
-		if s, ex, _ := l.src.Find(l.env.transcriptEnv(), l.choice.target); ex == transcript.Present {
-			p.baseInstructions, _ = transcript.CodexBaseInstructions(s.Path)
+		if path := l.targetPath(); path != "" {
+			p.baseInstructions, _ = transcript.CodexBaseInstructions(path)
 		}
 	}
 	return p, nil
+}
+
+// targetPath is the transcript of the target session, reusing the lookup
+// decide already made (a store scan, on the path before the agent starts).
+func (l *launch) targetPath() string {
+	if s := l.choice.session; s.ID == l.choice.target && s.Path != "" {
+		return s.Path
+	}
+	if s, ex, _ := l.src.Find(l.env.transcriptEnv(), l.choice.target); ex == transcript.Present {
+		return s.Path
+	}
+	return ""
 }
 
 // PacketInput collects the unseen range of target (a native session of

@@ -25,9 +25,11 @@ func newRunCommand(io stdio) *cli.Command {
 			&cli.BoolFlag{Name: "no-session-index", Usage: "do not update .agent-sessions/session-history.json"},
 		},
 		Action: func(c *cli.Context) error {
+			// An empty value would read as "not given" below; the launcher
+			// validates every non-empty name itself.
 			for _, f := range []string{"workstream", "new"} {
-				if c.IsSet(f) {
-					if err := ledger.ValidateName(c.String(f)); err != nil {
+				if c.IsSet(f) && c.String(f) == "" {
+					if err := ledger.ValidateName(""); err != nil {
 						return usageError{fmt.Errorf("--%s: %w", f, err)}
 					}
 				}

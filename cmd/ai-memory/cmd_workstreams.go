@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-memory/ai-memory/launcher"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/repo"
 	"github.com/urfave/cli/v2"
@@ -51,7 +52,7 @@ func cwdScope(env ledgerCLIEnv) (ledger.Scope, error) {
 	if err != nil {
 		return ledger.Scope{}, fmt.Errorf("identify this directory: %w", err)
 	}
-	return ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}, nil
+	return launcher.ScopeOf(id), nil
 }
 
 func newWorkstreamsCommand() *cli.Command {
