@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ai-memory/ai-memory/handoff"
-	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/repo"
 )
@@ -86,15 +85,15 @@ func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name s
 // launch would resume ("" = a fresh session).
 func handoffTarget(ctx context.Context, db *ledger.DB, ws ledger.Workstream, name string) (string, string, error) {
 	if name != "" {
-		h, ok := harness.Lookup(name)
-		if !ok {
-			return "", "", usageErrorf("unknown harness %q; known harnesses: %v", name, harness.Names())
+		h, err := lookupHarness(name)
+		if err != nil {
+			return "", "", err
 		}
-		link, ok, err := db.CurrentLink(ctx, ws.ID, h.Name())
+		link, ok, err := db.CurrentLink(ctx, ws.ID, h.Name)
 		if err != nil || !ok {
-			return h.Name(), "", err
+			return h.Name, "", err
 		}
-		return h.Name(), link.NativeSessionID, nil
+		return h.Name, link.NativeSessionID, nil
 	}
 	links, err := db.Links(ctx, ws.ID)
 	if err != nil {

@@ -66,7 +66,7 @@ func runWorkstreamSearch(ctx context.Context, env ledgerCLIEnv, o searchOpts) er
 		return err
 	}
 	if db == nil {
-		return errors.New("no ai-memory ledger yet; run `ai-memory run claude` or `ai-memory run codex` first")
+		return fmt.Errorf("no ai-memory ledger yet; run %s first", runSuggestion())
 	}
 	defer db.Close()
 	wsID, err := searchWorkstreamID(ctx, db, env, o.WorkstreamID)
