@@ -129,3 +129,38 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Fatalf("waitfile: %s not ready after 20s", args[0])
 }
+
+// TestHarnessScripts runs the shared scenarios of testdata/harness once per
+// registered harness, against its fake: $H is the harness, $PRINT its
+// print-mode argument, $PRODUCT its name for people, and the fake's Vars
+// the flags, store paths and argv patterns the scenarios check. A
+// registered harness without a fake fails here.
+func TestHarnessScripts(t *testing.T) {
+	for _, d := range harness.All() {
+		fake, ok := harnesstest.FakeFor(d.Name)
+		if !ok {
+			t.Errorf("%s has no fake in harness/harnesstest", d.Name)
+			continue
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			testscript.Run(t, testscript.Params{
+				Dir:                 filepath.Join("testdata", "harness"),
+				RequireExplicitExec: true,
+				RequireUniqueNames:  true,
+				Cmds:                scriptCmds,
+				Setup: func(e *testscript.Env) error {
+					if err := setupScript(e); err != nil {
+						return err
+					}
+					e.Setenv("H", d.Name)
+					e.Setenv("PRINT", fake.Print)
+					e.Setenv("PRODUCT", d.Product)
+					for k, v := range fake.Vars {
+						e.Setenv(k, v)
+					}
+					return nil
+				},
+			})
+		})
+	}
+}

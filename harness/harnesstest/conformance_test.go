@@ -42,7 +42,7 @@ func TestSourceConformance(t *testing.T) {
 // session its source finds there.
 func (f *fakeEnv) session(src transcript.Source, fake Fake, prompt string) transcript.Session {
 	f.t.Helper()
-	if res := f.run(fake.run, "", false, append(fake.Print, prompt)...); res.code != 0 {
+	if res := f.run(fake.run, "", false, fake.Print, prompt); res.code != 0 {
 		f.t.Fatalf("fake %s: %+v", fake.Harness, res)
 	}
 	ss, err := src.List(f.tenv(), f.cwd, 0)
