@@ -46,3 +46,26 @@ func TestSettleNoTranscriptIsImmediate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSettleNoTranscript measures what finishing costs, after the
+// agent exited, to learn that it wrote no transcript (id known before
+// spawn, as for a fresh Claude session; store scan since start otherwise).
+func BenchmarkSettleNoTranscript(b *testing.B) {
+	for _, h := range harness.All() {
+		b.Run(h.Name, func(b *testing.B) {
+			home := b.TempDir()
+			env := Env{Getenv: func(k string) string {
+				if k == "HOME" {
+					return home
+				}
+				return ""
+			}}
+			l := &launch{env: env, h: h, src: h.Source, id: repo.Identity{Root: b.TempDir()}, started: time.Now()}
+			for b.Loop() {
+				if _, ok := l.settleSession(transcript.Session{}, false); ok {
+					b.Fatal("found a session in an empty store")
+				}
+			}
+		})
+	}
+}

@@ -63,14 +63,18 @@ type Batch struct {
 	Cursor Cursor
 }
 
-// Session is one native session file found in a store.
+// Session is one native session found in a store.
 type Session struct {
 	Harness string
 	ID      string
+	// Path is where the session's data is: its file for one-file-per-session
+	// stores, the database for a shared one. Only its source reads it.
 	Path    string
 	Cwd     string
 	ModTime time.Time
-	Size    int64
+	// Size is the session's size in its source's progress unit (bytes for
+	// files); see [Source.Progress].
+	Size int64
 }
 
 // Existence is the answer of [Source.Find]: the launcher resumes a Present
