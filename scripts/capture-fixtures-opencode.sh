@@ -88,8 +88,8 @@ capture_opencode() {
 	verify "$label: TUI -s <id> + OPENCODE_CONFIG_CONTENT instructions reached the model (resume)" \
 		"$(requests_with "TUI_CONTEXT $label resume")"
 
-	# shellcheck disable=SC2086
-	sqlite3 "file:$db?mode=ro" ".schema $OPENCODE_TABLES" >"$out/schema.sql"
+	local t
+	for t in $OPENCODE_TABLES; do sqlite3 "file:$db?mode=ro" ".schema $t"; done >"$out/schema.sql"
 	chmod 644 "$out/schema.sql"
 	echo "$ver" >"$out/VERSION"
 }

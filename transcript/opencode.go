@@ -55,8 +55,8 @@ func (o opencodeSource) CreatedSince(env Env, checkout string, since time.Time) 
 	return o.sessions(env, checkout, since.Add(-createdSlack))
 }
 
-// sessions returns the top-level sessions (no parent: subagent sessions
-// belong to the session that spawned them) of checkout updated since since,
+// sessions returns the top-level, unarchived sessions (subagent sessions
+// have a parent and belong to the session that spawned them) of checkout updated since since,
 // newest first. The directory is compared in Go after canonicalisation, so
 // the query scans at most maxScanFiles recent sessions.
 func (o opencodeSource) sessions(env Env, checkout string, since time.Time) ([]Session, error) {
@@ -74,7 +74,7 @@ func (o opencodeSource) sessions(env Env, checkout string, since time.Time) ([]S
 	}
 	defer db.Close()
 	rows, err := db.Query(`SELECT id, directory, time_updated FROM session
-		WHERE parent_id IS NULL AND time_updated >= ?
+		WHERE parent_id IS NULL AND time_archived IS NULL AND time_updated >= ?
 		ORDER BY time_updated DESC, id DESC LIMIT ?`, since.UnixMilli(), maxScanFiles)
 	if err != nil {
 		return nil, fmt.Errorf("list opencode sessions: %w", err)
