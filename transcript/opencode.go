@@ -6,12 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
 	"path/filepath"
 	"time"
-
-	_ "modernc.org/sqlite" // database/sql driver "sqlite", for OpenCode's store
 )
 
 // opencodeSource reads OpenCode (npm opencode-ai 1.18) sessions from its
@@ -20,7 +16,7 @@ import (
 // in the registry yet: its cursor is an [OpenCodeCursor], not a byte offset,
 // and waits for the opaque-cursor interface.
 //
-// The store is opened with mode=ro only (see openOpenCodeDB); the v2 tables
+// The store is opened read-only (see withOpenCodeDB); the v2 tables
 // (session_message, ...) that share the file are not read.
 type opencodeSource struct{}
 
@@ -65,34 +61,33 @@ func (o opencodeSource) sessions(env Env, checkout string, since time.Time) ([]S
 		return nil, nil // fail closed
 	}
 	path := o.dbPath(env)
-	db, err := openOpenCodeDB(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	rows, err := db.Query(`SELECT id, directory, time_updated FROM session
-		WHERE parent_id IS NULL AND time_archived IS NULL AND time_updated >= ?
-		ORDER BY time_updated DESC, id DESC LIMIT ?`, since.UnixMilli(), maxScanFiles)
-	if err != nil {
-		return nil, fmt.Errorf("list opencode sessions: %w", err)
-	}
-	defer rows.Close()
 	var out []Session
-	for rows.Next() {
-		var id, dir string
-		var updated int64
-		if err := rows.Scan(&id, &dir, &updated); err != nil {
-			return nil, fmt.Errorf("list opencode sessions: %w", err)
+	err := withOpenCodeDB(context.Background(), path, func(db *sql.DB) error {
+		out = out[:0]
+		rows, err := db.Query(`SELECT id, directory, time_updated FROM session
+			WHERE parent_id IS NULL AND time_archived IS NULL AND time_updated >= ?
+			ORDER BY time_updated DESC, id DESC LIMIT ?`, since.UnixMilli(), maxScanFiles)
+		if err != nil {
+			return err
 		}
-		if opencodeSameDir(dir, canon) {
-			out = append(out, Session{Harness: "opencode", ID: id, Path: path, Cwd: dir,
-				ModTime: time.UnixMilli(updated)})
+		defer rows.Close()
+		for rows.Next() {
+			var id, dir string
+			var updated int64
+			if err := rows.Scan(&id, &dir, &updated); err != nil {
+				return err
+			}
+			if opencodeSameDir(dir, canon) {
+				out = append(out, Session{Harness: "opencode", ID: id, Path: path, Cwd: dir,
+					ModTime: time.UnixMilli(updated)})
+			}
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return rows.Err()
+	})
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
 		return nil, fmt.Errorf("list opencode sessions: %w", err)
 	}
 	return out, nil
@@ -109,18 +104,14 @@ func opencodeSameDir(recorded, checkoutCanon string) bool {
 // been recorded yet); an unreadable one is Unknown.
 func (o opencodeSource) Find(env Env, id string) (Session, Existence, error) {
 	path := o.dbPath(env)
-	db, err := openOpenCodeDB(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Session{}, Absent, nil
-	}
-	if err != nil {
-		return Session{}, Unknown, err
-	}
-	defer db.Close()
 	s := Session{Harness: "opencode", ID: id, Path: path}
 	var updated int64
-	err = db.QueryRow(`SELECT directory, time_updated FROM session WHERE id = ?`, id).Scan(&s.Cwd, &updated)
+	err := withOpenCodeDB(context.Background(), path, func(db *sql.DB) error {
+		return db.QueryRow(`SELECT directory, time_updated FROM session WHERE id = ?`, id).Scan(&s.Cwd, &updated)
+	})
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Session{}, Absent, nil
 	case errors.Is(err, sql.ErrNoRows):
 		return Session{}, Absent, nil
 	case err != nil:
@@ -128,36 +119,4 @@ func (o opencodeSource) Find(env Env, id string) (Session, Existence, error) {
 	}
 	s.ModTime = time.UnixMilli(updated)
 	return s, Present, nil
-}
-
-// openCodeBusy bounds how long a read waits for OpenCode's writer: in WAL
-// mode readers only wait while the WAL index is being rebuilt.
-const openCodeBusy = 5 * time.Second
-
-// openOpenCodeDB opens OpenCode's store read-only. mode=ro never creates or
-// writes the database and takes no write lock; with a live writer SQLite
-// still maps the -shm index (read marks only), which WAL readers need to see
-// a consistent snapshot. immutable=1 is never used: it would skip locking
-// and read torn pages while OpenCode writes. query_only guards against a
-// stray write statement. A missing file is reported as fs.ErrNotExist
-// without opening (mode=ro would fail anyway, but with a vaguer error).
-func openOpenCodeDB(path string) (*sql.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open opencode store: %w", err)
-	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", openCodeBusy.Milliseconds()))
-	q.Add("_pragma", "query_only(1)")
-	dsn := "file:" + (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath() + "?" + q.Encode()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open opencode store %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(1)
-	if err := db.PingContext(context.Background()); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open opencode store %s (is it an OpenCode database?): %w", path, err)
-	}
-	return db, nil
 }

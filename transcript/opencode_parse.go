@@ -5,12 +5,16 @@ import (
 	"time"
 )
 
+// Both JSON columns are validated before any field is picked: the picking
+// helpers assume valid JSON (FuzzOpenCodePart found the panic otherwise).
+
 // opencodeSettled reports whether a part is final: a tool that completed or
 // failed, text or reasoning whose time.end is set, and every other type
 // (written once). An unfinished part older than opencodeStaleAfter counts
 // as final too.
 func opencodeSettled(row opencodeRow, now int64) bool {
-	if now-row.updated > opencodeStaleAfter.Milliseconds() {
+	// The JSON helpers expect valid input; malformed data is final (a loss).
+	if now-row.updated > opencodeStaleAfter.Milliseconds() || !jsonValid(row.data) {
 		return true
 	}
 	switch str(jsonGet(row.data, "type")) {
@@ -28,8 +32,8 @@ func opencodeSettled(row opencodeRow, now int64) bool {
 // losses. Only text of user and assistant messages and tool calls with their
 // results are imported; everything else is noted as a loss.
 func parseOpenCodePart(row opencodeRow, out *sink) {
-	if !jsonValid(row.data) {
-		out.loss(0, "malformed opencode part "+row.id+" skipped")
+	if !jsonValid(row.data) || !jsonValid(row.msg) {
+		out.loss(0, "malformed opencode part or message "+row.id+" skipped")
 		return
 	}
 	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC()}

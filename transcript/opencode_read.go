@@ -41,15 +41,14 @@ type opencodeRow struct {
 // part whose final content has not been seen.
 func (o opencodeSource) ReadFrom(ctx context.Context, s Session, from OpenCodeCursor, opt ReadOptions,
 	emit func(OpenCodeBatch) error) error {
-	db, err := openOpenCodeDB(s.Path)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	r := &opencodeReader{opt: opt.withDefaults(), emit: emit, cur: from, sent: from, now: opencodeNow().UnixMilli(),
 		systemSeen: map[string]bool{}}
 	for {
-		rows, err := opencodePage(ctx, db, s.ID, r.cur)
+		var rows []opencodeRow
+		err := withOpenCodeDB(ctx, s.Path, func(db *sql.DB) (err error) {
+			rows, err = opencodePage(ctx, db, s.ID, r.cur)
+			return err
+		})
 		if err != nil {
 			return err
 		}
@@ -121,7 +120,7 @@ func (r *opencodeReader) part(row opencodeRow) {
 		r.out.loss(0, "opencode part "+row.id+" has no message row; skipped")
 		return
 	}
-	if !r.systemSeen[row.messageID] && len(jsonGet(row.msg, "system")) > 0 {
+	if !r.systemSeen[row.messageID] && jsonValid(row.msg) && len(jsonGet(row.msg, "system")) > 0 {
 		r.systemSeen[row.messageID] = true
 		r.out.loss(0, "system prompt of opencode message "+row.messageID+" not imported")
 	}
