@@ -16,8 +16,8 @@ import (
 // mode readers only wait while the WAL index is being rebuilt.
 const openCodeBusy = 5 * time.Second
 
-// withOpenCodeDB runs fn (one short read, safe to run twice) on OpenCode's
-// store, opened so that the store directory is left exactly as it was:
+// opencodeDB is OpenCode's store opened for reading, so that the store
+// directory is left exactly as it was:
 //
 //   - With opencode.db-wal present (OpenCode running, or not checkpointed
 //     yet) it opens mode=ro: no write lock, nothing created; SQLite maps the
@@ -25,29 +25,63 @@ const openCodeBusy = 5 * time.Second
 //     must, to see a consistent snapshot of a live writer).
 //   - Without it, mode=ro alone would create -wal and -shm beside the
 //     database (measured: TestOpenCodeStoreUntouched), so it opens
-//     immutable=1 — no locks, no side files — and then checks that no
-//     writer appeared meanwhile: still no -wal, database size and mtime
-//     unchanged. If one did, the read may have raced a checkpoint, so fn
-//     runs again in mode=ro (now that the -wal exists, nothing is created).
+//     immutable=1 — no locks, no side files — and after every query checks
+//     that no writer appeared meanwhile: still no -wal, database size and
+//     mtime unchanged. If one did, the query may have raced a checkpoint,
+//     so it is run again on a mode=ro connection, used from then on.
 //     immutable=1 is therefore never trusted while OpenCode writes.
 //
-// A missing database is reported as fs.ErrNotExist without opening.
-func withOpenCodeDB(ctx context.Context, path string, fn func(*sql.DB) error) error {
-	before, err := os.Stat(path)
+// One connection serves all queries of a read (its page cache matters:
+// reopening per query made a 120k-part import I/O bound); each query is its
+// own implicit transaction, so no WAL snapshot is held between them.
+type opencodeDB struct {
+	path      string
+	db        *sql.DB
+	immutable bool
+	stat      os.FileInfo // of the database when opened immutable
+}
+
+// openOpenCode opens the store; a missing database is fs.ErrNotExist.
+func openOpenCode(ctx context.Context, path string) (*opencodeDB, error) {
+	st, err := os.Stat(path)
 	if err != nil {
-		return fmt.Errorf("open opencode store: %w", err)
+		return nil, fmt.Errorf("open opencode store: %w", err)
 	}
-	if walExists(path) {
-		return runOpenCode(ctx, path, false, fn)
+	o := &opencodeDB{path: path, immutable: !walExists(path), stat: st}
+	if o.db, err = openOpenCodeConn(ctx, path, o.immutable); err != nil {
+		return nil, err
 	}
-	if err := runOpenCode(ctx, path, true, fn); err != nil {
+	return o, nil
+}
+
+// do runs fn, one read that is safe to run twice.
+func (o *opencodeDB) do(ctx context.Context, fn func(*sql.DB) error) error {
+	if err := fn(o.db); err != nil || !o.immutable {
 		return err
 	}
-	after, err := os.Stat(path)
-	if err == nil && !walExists(path) && after.Size() == before.Size() && after.ModTime().Equal(before.ModTime()) {
+	if st, err := os.Stat(o.path); err == nil && !walExists(o.path) &&
+		st.Size() == o.stat.Size() && st.ModTime().Equal(o.stat.ModTime()) {
 		return nil
 	}
-	return runOpenCode(ctx, path, false, fn)
+	o.db.Close()
+	var err error
+	o.immutable = false
+	if o.db, err = openOpenCodeConn(ctx, o.path, false); err != nil {
+		return err
+	}
+	return fn(o.db)
+}
+
+func (o *opencodeDB) Close() error { return o.db.Close() }
+
+// withOpenCodeDB opens the store, runs fn once and closes it.
+func withOpenCodeDB(ctx context.Context, path string, fn func(*sql.DB) error) error {
+	o, err := openOpenCode(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer o.Close()
+	return o.do(ctx, fn)
 }
 
 func walExists(path string) bool {
@@ -55,9 +89,9 @@ func walExists(path string) bool {
 	return err == nil
 }
 
-// runOpenCode opens the store (read-only; immutable when asked), runs fn
-// and closes it. query_only guards against a stray write statement.
-func runOpenCode(ctx context.Context, path string, immutable bool, fn func(*sql.DB) error) error {
+// openOpenCodeConn opens one read-only connection (immutable when asked).
+// query_only guards against a stray write statement.
+func openOpenCodeConn(ctx context.Context, path string, immutable bool) (*sql.DB, error) {
 	q := url.Values{}
 	q.Set("mode", "ro")
 	if immutable {
@@ -68,12 +102,13 @@ func runOpenCode(ctx context.Context, path string, immutable bool, fn func(*sql.
 	dsn := "file:" + (&url.URL{Path: filepath.ToSlash(path)}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
-		return fmt.Errorf("open opencode store %s: %w", path, err)
+		return nil, fmt.Errorf("open opencode store %s: %w", path, err)
 	}
-	defer db.Close()
 	db.SetMaxOpenConns(1)
+	db.SetConnMaxIdleTime(0)
 	if err := db.PingContext(ctx); err != nil {
-		return fmt.Errorf("open opencode store %s (is it an OpenCode database?): %w", path, err)
+		db.Close()
+		return nil, fmt.Errorf("open opencode store %s (is it an OpenCode database?): %w", path, err)
 	}
-	return fn(db)
+	return db, nil
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -248,5 +249,29 @@ func TestOpenCodeSystemPromptLoss(t *testing.T) {
 	r := readOpenCode(t, f.session, OpenCodeCursor{}, ReadOptions{})
 	if len(r.events) != 2 || len(r.losses) != 1 {
 		t.Fatalf("events %d losses %v; want 2 events, one system-prompt loss", len(r.events), r.losses)
+	}
+}
+
+// TestOpenCodeWindows: reading across several key windows and fetch chunks
+// gives the same events as one window (the bug this catches: stopping after
+// the first window).
+func TestOpenCodeWindows(t *testing.T) {
+	f := newOpenCodeFixture(t)
+	w := f.writer(t)
+	for i := 0; i < 57; i++ {
+		if err := putPart(w, fmt.Sprintf("prt_%03d", i), int64(i/3), fmt.Sprintf(`{"type":"text","text":"t%d"}`, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := eventKeys(readOpenCode(t, f.session, OpenCodeCursor{}, ReadOptions{}).events)
+	if len(want) != 57 {
+		t.Fatalf("one window: %d events, want 57", len(want))
+	}
+	defer func(k, n int) { opencodeKeyWindow, opencodeFetchRows = k, n }(opencodeKeyWindow, opencodeFetchRows)
+	for _, c := range [][2]int{{10, 3}, {7, 7}, {1, 1}, {57, 100}} {
+		opencodeKeyWindow, opencodeFetchRows = c[0], c[1]
+		if got := eventKeys(readOpenCode(t, f.session, OpenCodeCursor{}, ReadOptions{}).events); !reflect.DeepEqual(got, want) {
+			t.Errorf("window %d, fetch %d: %d events, want %d", c[0], c[1], len(got), len(want))
+		}
 	}
 }
