@@ -17,6 +17,9 @@
 # It also prints VERIFY lines answering whether that context reached the
 # model request (checked in the mock's request log). See docs/testing.md.
 #
+# OpenCode (one SQLite store for all sessions) is captured by
+# scripts/capture-fixtures-opencode.sh into transcript/testdata/opencode/.
+#
 # Versions: every pinned release (CLAUDE_VERSIONS, CODEX_VERSIONS in
 # lib/realclis.sh). AI_MEMORY_CAPTURE_CLAUDE_VERSIONS and
 # AI_MEMORY_CAPTURE_CODEX_VERSIONS (space-separated, "" = none) capture a
@@ -30,6 +33,8 @@ source scripts/lib/realclis.sh
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
 CAPTURE_CODEX=${AI_MEMORY_CAPTURE_CODEX_VERSIONS-$CODEX_VERSIONS}
+CAPTURE_OPENCODE=${AI_MEMORY_CAPTURE_OPENCODE_VERSIONS-$OPENCODE_VERSIONS}
+OPENCODE_OUT=${AI_MEMORY_OPENCODE_FIXTURES_OUT:-$PWD/transcript/testdata/opencode}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -217,6 +222,9 @@ EOF
 
 for v in $CAPTURE_CLAUDE; do capture_claude "$v"; done
 for v in $CAPTURE_CODEX; do capture_codex "$v"; done
+# shellcheck source=capture-fixtures-opencode.sh
+source scripts/capture-fixtures-opencode.sh
+for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

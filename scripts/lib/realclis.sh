@@ -23,6 +23,9 @@ RIG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 RIG_ANTHROPIC_KEY=sk-ant-api03-mock-0000000000000000000000000000
 RIG_CODEX_KEY=mock-key
 
+# shellcheck source=realclis-opencode.sh
+source "$RIG_ROOT/scripts/lib/realclis-opencode.sh"
+
 # rig_init creates the scratch dir and the cleanup trap.
 rig_init() {
 	RIG_TMP=$(mktemp -d "${TMPDIR:-/tmp}/amrig.XXXXXX")

@@ -1,0 +1,103 @@
+package transcript
+
+import (
+	"strconv"
+	"time"
+)
+
+// Both JSON columns are validated before any field is picked: the picking
+// helpers assume valid JSON (FuzzOpenCodePart found the panic otherwise).
+
+// opencodeSettled reports whether a part is final: a tool that completed or
+// failed, text or reasoning whose time.end is set, and every other type
+// (written once). An unfinished part older than opencodeStaleAfter counts
+// as final too.
+func opencodeSettled(row opencodeRow, now int64) bool {
+	// The JSON helpers expect valid input; malformed data is final (a loss).
+	if now-row.updated > opencodeStaleAfter.Milliseconds() || !jsonValid(row.data) {
+		return true
+	}
+	switch str(jsonGet(row.data, "type")) {
+	case "tool":
+		st := str(jsonGet(jsonGet(row.data, "state"), "status"))
+		return st == "completed" || st == "error"
+	case "text", "reasoning":
+		t := jsonGet(row.data, "time")
+		return len(t) == 0 || len(jsonGet(t, "end")) > 0
+	}
+	return true
+}
+
+// parseOpenCodePart maps one part (its JSON data column) to events and
+// losses. Only text of user and assistant messages and tool calls with their
+// results are imported; everything else is noted as a loss.
+func parseOpenCodePart(row opencodeRow, out *sink) {
+	if !jsonValid(row.data) || !jsonValid(row.msg) {
+		out.loss(0, "malformed opencode part or message "+row.id+" skipped")
+		return
+	}
+	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC()}
+	switch typ := str(jsonGet(row.data, "type")); typ {
+	case "text":
+		opencodeText(row, base, out)
+	case "tool":
+		opencodeTool(row, base, out)
+	case "reasoning":
+		out.loss(0, "reasoning not imported (opencode part "+row.id+")")
+	case "step-start", "step-finish":
+		out.loss(0, "opencode step marker skipped ("+typ+")")
+	case "":
+		out.loss(0, "opencode part "+row.id+" without a type skipped")
+	default: // file, patch, snapshot, agent, subtask, retry, compaction
+		out.loss(0, "opencode "+typ+" part skipped")
+	}
+}
+
+// opencodeText imports visible text. Synthetic text (written by OpenCode
+// itself, e.g. around attached files) and ignored text never reached the
+// conversation as the user's words; a summary message is a compaction.
+func opencodeText(row opencodeRow, base Event, out *sink) {
+	if jsonBool(jsonGet(row.data, "synthetic")) || jsonBool(jsonGet(row.data, "ignored")) {
+		out.loss(0, "synthetic opencode text skipped")
+		return
+	}
+	base.Content = str(jsonGet(row.data, "text"))
+	switch role := str(jsonGet(row.msg, "role")); {
+	case role == "assistant" && jsonBool(jsonGet(row.msg, "summary")):
+		base.Kind, base.Role = KindCompaction, RoleSystem
+	case role == RoleUser || role == RoleAssistant:
+		base.Kind, base.Role = KindMessage, role
+	default:
+		out.loss(0, "opencode text of role "+strconv.Quote(role)+" skipped")
+		return
+	}
+	textEvent(out, 0, base, nil)
+}
+
+// opencodeTool imports the call (block 0, "name: <input>") and, once the
+// tool finished, its result (block 1: output, or the error text).
+func opencodeTool(row opencodeRow, base Event, out *sink) {
+	name, callID := str(jsonGet(row.data, "tool")), str(jsonGet(row.data, "callID"))
+	state := jsonGet(row.data, "state")
+	call := base
+	call.Kind, call.Role, call.Content = KindToolCall, RoleAssistant, toolCallContent(name, jsonGet(state, "input"))
+	call.Metadata = map[string]any{"tool": name, "call_id": callID}
+	out.event(call)
+	res := base
+	res.BlockIndex, res.Kind, res.Role = 1, KindToolResult, RoleTool
+	if end, err := strconv.ParseInt(string(jsonGet(jsonGet(state, "time"), "end")), 10, 64); err == nil {
+		res.OccurredAt = time.UnixMilli(end).UTC()
+	}
+	switch st := str(jsonGet(state, "status")); st {
+	case "completed":
+		res.Content = str(jsonGet(state, "output"))
+		res.Metadata = map[string]any{"call_id": callID, "is_error": false}
+	case "error":
+		res.Content = str(jsonGet(state, "error"))
+		res.Metadata = map[string]any{"call_id": callID, "is_error": true}
+	default:
+		out.loss(0, "opencode tool call "+callID+" never finished ("+st+"); no result")
+		return
+	}
+	toolResultEvent(out, 0, res)
+}
