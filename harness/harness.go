@@ -72,6 +72,10 @@ type Decision struct {
 	// already found). A planner that needs a session's own data to deliver
 	// the packet calls it; nil means nothing can be looked up.
 	Session func(id string) (transcript.Session, bool)
+	// Getenv reads the environment the agent will be started with, for a
+	// delivery that must merge with a value the user already set (nil reads
+	// nothing).
+	Getenv func(string) string
 }
 
 // File is a file the launcher must write (mode 0600) before spawning the

@@ -3,11 +3,24 @@ package harness
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript"
 )
 
-// opencode plans launches of OpenCode (npm opencode-ai 1.18, a yargs CLI).
-// It is not in the registry yet: it joins when the per-harness descriptor
-// lands, which also gives it the user's environment (see userConfig).
+// opencodeDescriptor is OpenCode (npm opencode-ai 1.18).
+func opencodeDescriptor() Descriptor {
+	return Descriptor{
+		Name:       "opencode",
+		Aliases:    []string{"open-code"},
+		Product:    "OpenCode",
+		Executable: "opencode",
+		Install:    "npm install -g opencode-ai",
+		Planner:    opencode{},
+		Source:     transcript.OpenCodeSource(),
+	}
+}
+
+// opencode plans launches of OpenCode, a yargs CLI.
 //
 // Rules, from `opencode --help` / `opencode run --help` of 1.18.33:
 //   - fresh: nothing to add; OpenCode makes the id (ses_…), which shows up
@@ -20,14 +33,11 @@ import (
 //     not explicitly denied").
 //   - print mode is `run` without -i/--interactive.
 //   - handoff: OPENCODE_CONFIG_CONTENT with an instructions entry naming a
-//     packet file (see OpenCodeConfigContent), fresh and resumed.
-type opencode struct {
-	// userConfig is the user's own OPENCODE_CONFIG_CONTENT ("" = unset);
-	// the packet is merged into it, never put in its place.
-	userConfig string
-}
+//     packet file (see OpenCodeConfigContent), fresh and resumed, merged
+//     with the user's own value from Decision.Getenv.
+type opencode struct{}
 
-var _ Harness = opencode{}
+var _ Planner = opencode{}
 
 // opencodeUtilities are subcommands (and yargs aliases) that do not run a
 // session: forwarded as typed, nothing imported. `pr` checks out a branch
@@ -59,47 +69,51 @@ const (
 	// EnvOpenCodeConfigContent is OpenCode's inline config, merged after the
 	// user's config files (only managed enterprise config comes later).
 	EnvOpenCodeConfigContent = "OPENCODE_CONFIG_CONTENT"
-	// opencodePacketFile is the packet's file name inside Request.RunDir.
+	// opencodePacketFile is the packet's file name inside Decision.RunDir.
 	opencodePacketFile = "opencode-handoff.md"
 )
 
-func (opencode) Name() string       { return "opencode" }
-func (opencode) Aliases() []string  { return []string{"open-code"} }
-func (opencode) Executable() string { return "opencode" }
-
-// Plan applies the rules above. It is pure: the user's config value comes
-// from the planner itself, not from the process environment.
-func (o opencode) Plan(r Request) (Plan, error) {
-	args, yolo := stripYolo(r.Args)
+// Parse reads the OpenCode argv: `run` without -i is noninteractive;
+// help, version and utility subcommands pass through; -s/--session,
+// -c/--continue and --fork are native selectors.
+func (opencode) Parse(args []string, stdinTTY bool) (Intent, error) {
+	args, yolo := stripYolo(args)
 	sub, subIdx := opencodeSubcommand(args)
-	p := Plan{Interactive: r.StdinTTY && (sub != opencodeRun || hasFlag(args, "-i", "--interactive"))}
+	in := Intent{Args: args, Yolo: yolo,
+		Interactive: stdinTTY && (sub != opencodeRun || hasFlag(args, "-i", "--interactive"))}
 	if opencodePassthrough(args, sub, subIdx) {
-		p.Args, p.Mode = args, ModePassthrough
-		return p, nil
+		in.Mode = ModePassthrough
+		return in, nil
 	}
-	explicit, id := opencodeSelector(args)
-	if explicit && r.Fresh {
-		return Plan{}, ErrFreshWithSelector
+	in.Selector, in.SelectedID = opencodeSelector(args)
+	return in, nil
+}
+
+// Build applies the rules above for the launcher's decision.
+func (o opencode) Build(in Intent, d Decision) (Plan, error) {
+	if in.Mode == ModePassthrough {
+		return Plan{Args: in.Args}, nil
 	}
+	args := in.Args
+	var p Plan
 	switch {
-	case explicit:
-		p.ExplicitSelector, p.ExplicitSessionID = true, id
-		if id != "" && !hasFlag(args, "--fork") {
-			p.SessionID, p.Resume = id, true
+	case in.Selector:
+		if in.SelectedID != "" && !hasFlag(args, "--fork") {
+			p.SessionID, p.Resume = in.SelectedID, true
 		}
-	case !r.Fresh && r.LinkedSessionID != "":
-		p.SessionID, p.Resume = r.LinkedSessionID, true
+	case d.Resume != "":
+		p.SessionID, p.Resume = d.Resume, true
 		at := 0
-		if sub == opencodeRun {
+		if sub, subIdx := opencodeSubcommand(args); sub == opencodeRun {
 			at = subIdx + 1
 		}
-		args = insertAt(args, at, opencodeSessionOpt, r.LinkedSessionID)
+		args = insertAt(args, at, opencodeSessionOpt, d.Resume)
 	}
-	if (yolo || r.Yolo) && !hasFlag(args, opencodeYolo) {
+	if d.Yolo && !hasFlag(args, opencodeYolo) {
 		args = appendOptions(args, opencodeYolo)
 	}
-	if r.Packet != "" {
-		o.deliver(&p, r)
+	if d.Packet != "" {
+		o.deliver(&p, d)
 	}
 	p.Args = args
 	return p, nil
@@ -108,16 +122,22 @@ func (o opencode) Plan(r Request) (Plan, error) {
 // deliver writes the packet to a run file and names it in
 // OPENCODE_CONFIG_CONTENT, merged with the user's value. A user value that
 // cannot be merged is left alone: the session starts without the handoff.
-func (o opencode) deliver(p *Plan, r Request) {
-	path := filepath.Join(r.RunDir, opencodePacketFile)
-	content, err := OpenCodeConfigContent(o.userConfig, path)
+// OpenCode reads the instructions files when the session starts, so an
+// observed session received the packet.
+func (opencode) deliver(p *Plan, d Decision) {
+	user := ""
+	if d.Getenv != nil {
+		user = d.Getenv(EnvOpenCodeConfigContent)
+	}
+	path := filepath.Join(d.RunDir, opencodePacketFile)
+	content, err := OpenCodeConfigContent(user, path)
 	if err != nil {
-		p.Notices = append(p.Notices, "handoff not delivered to OpenCode: "+err.Error())
+		p.Notices = append(p.Notices, skipNotice(err.Error()))
 		return
 	}
-	p.Files = append(p.Files, File{Path: path, Content: r.Packet})
+	p.Files = append(p.Files, File{Path: path, Content: d.Packet})
 	p.Env = map[string]string{EnvOpenCodeConfigContent: content}
-	p.Delivery = DeliveryOnStart
+	p.Confirm = ObservedWithPacket{}
 }
 
 // opencodeSubcommand returns the first positional before "--" and its index

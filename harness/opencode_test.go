@@ -76,7 +76,7 @@ func TestOpenCodePlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := opencode{}.Plan(tt.r)
+			p, err := planWith(opencode{}, tt.r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func TestOpenCodePlan(t *testing.T) {
 
 func TestOpenCodeFreshWithSelector(t *testing.T) {
 	for _, args := range [][]string{{"-s", "ses_x"}, {"run", "--continue"}, {"--fork", "-c"}} {
-		if _, err := (opencode{}).Plan(Request{Args: args, Fresh: true}); !errors.Is(err, ErrFreshWithSelector) {
+		if _, err := planWith(opencode{}, Request{Args: args, Fresh: true}); !errors.Is(err, ErrFreshWithSelector) {
 			t.Errorf("Plan(%q, fresh) error = %v, want ErrFreshWithSelector", args, err)
 		}
 	}
@@ -112,7 +112,8 @@ func TestOpenCodeDelivery(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, args := range [][]string{{"run", "x"}, {}} {
-				p, err := opencode{userConfig: tt.user}.Plan(Request{Args: args, Packet: "PKT", RunDir: run, LinkedSessionID: "ses_l"})
+				p, err := planWith(opencode{}, Request{Args: args, Packet: "PKT", RunDir: run, LinkedSessionID: "ses_l",
+					Env: map[string]string{EnvOpenCodeConfigContent: tt.user}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -131,7 +132,7 @@ func TestOpenCodeDelivery(t *testing.T) {
 			}
 		})
 	}
-	if p, _ := (opencode{}).Plan(Request{Args: []string{"export"}, Packet: "PKT", RunDir: run}); p.Delivery != DeliveryNone || p.Env != nil {
+	if p, _ := planWith(opencode{}, Request{Args: []string{"export"}, Packet: "PKT", RunDir: run}); p.Delivery != DeliveryNone || p.Env != nil {
 		t.Errorf("passthrough delivered a packet: %+v", p)
 	}
 }
@@ -171,20 +172,21 @@ func TestOpenCodeConfigContent(t *testing.T) {
 	}
 }
 
-// TestOpenCodeConformance runs the registry's conformance checks over the
-// not-yet-registered planner, plus its own flags.
+// TestOpenCodeConformance checks OpenCode's own flags are never doubled and
+// the user's argv survives as a subsequence (TestConformance covers the rest).
 func TestOpenCodeConformance(t *testing.T) {
-	h := opencode{userConfig: `{"instructions":["u.md"]}`}
+	h := opencode{}
+	env := map[string]string{EnvOpenCodeConfigContent: `{"instructions":["u.md"]}`}
 	requests := []Request{
 		{Args: []string{"fix", "--yolo"}, StdinTTY: true},
 		{Args: []string{"--model", "x", "hello"}, LinkedSessionID: "l", Yolo: true},
-		{Args: []string{"run", "hi"}, Packet: "P", RunDir: "/run", LinkedSessionID: "l", Yolo: true},
-		{Args: []string{"run", "--auto", "-s", "x", "hi"}, Packet: "P", RunDir: "/run", Yolo: true},
+		{Args: []string{"run", "hi"}, Packet: "P", RunDir: "/run", LinkedSessionID: "l", Yolo: true, Env: env},
+		{Args: []string{"run", "--auto", "-s", "x", "hi"}, Packet: "P", RunDir: "/run", Yolo: true, Env: env},
 	}
 	for _, r := range requests {
 		before := slices.Clone(r.Args)
-		p1, err1 := h.Plan(r)
-		p2, err2 := h.Plan(r)
+		p1, err1 := planWith(h, r)
+		p2, err2 := planWith(h, r)
 		if !reflect.DeepEqual(p1, p2) || (err1 == nil) != (err2 == nil) {
 			t.Errorf("Plan not deterministic for %+v", r)
 		}
@@ -196,6 +198,6 @@ func TestOpenCodeConformance(t *testing.T) {
 				t.Errorf("%s appears %d times in %q", flag, n, p1.Args)
 			}
 		}
-		checkSubsequence(t, h.Name(), before, p1.Args)
+		checkSubsequence(t, "opencode", before, p1.Args)
 	}
 }

@@ -15,6 +15,7 @@ type Request struct {
 	HookCommand      []string
 	BaseInstructions string // the base instructions of any session looked up
 	StdinTTY         bool
+	Env              map[string]string // the agent's environment (Decision.Getenv)
 }
 
 // testPlan is a Plan together with the intent it was built from.
@@ -56,6 +57,9 @@ func planWith(pl Planner, r Request) (testPlan, error) {
 	}
 	d := Decision{Yolo: r.Yolo || in.Yolo, NewSessionID: r.NewSessionID, Packet: r.Packet,
 		RunDir: r.RunDir, HookCommand: r.HookCommand}
+	if r.Env != nil {
+		d.Getenv = func(k string) string { return r.Env[k] }
+	}
 	if !r.Fresh && !in.Selector {
 		d.Resume = r.LinkedSessionID
 	}

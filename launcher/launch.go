@@ -112,6 +112,7 @@ func (l *launch) buildPlan() error {
 		Packet: l.packet.text, RunDir: l.runDir,
 		HookCommand: []string{l.env.Self, "hook", l.h.Name},
 		Session:     l.lookupSession,
+		Getenv:      l.env.Getenv,
 	}
 	plan, err := l.h.Planner.Build(l.intent, d)
 	if err != nil {

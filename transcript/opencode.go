@@ -12,20 +12,46 @@ import (
 
 // opencodeSource reads OpenCode (npm opencode-ai 1.18) sessions from its
 // one SQLite store, $XDG_DATA_HOME/opencode/opencode.db: table session
-// (directory = the cwd it ran in), message and part (JSON data). It is not
-// in the registry yet: its cursor is an [OpenCodeCursor], not a byte offset,
-// and waits for the opaque-cursor interface.
+// (directory = the cwd it ran in), message and part (JSON data). Its cursor
+// is an [OpenCodeCursor] (the last part's time_updated and id), its progress
+// unit is parts, and a session's Size is its part count.
 //
 // The store is opened read-only (see withOpenCodeDB); the v2 tables
 // (session_message, ...) that share the file are not read.
 type opencodeSource struct{}
 
+// OpenCodeSource returns the OpenCode store reader.
+func OpenCodeSource() Source { return opencodeSource{} }
+
+// opencodeDataEnv moves the store (xdg-basedir's data home).
+const opencodeDataEnv = "XDG_DATA_HOME"
+
 func (opencodeSource) Harness() string { return "opencode" }
+
+func (opencodeSource) StoreEnv() []string { return []string{opencodeDataEnv} }
+
+// opencodeSessionCols are the columns every session query selects: its
+// part count and the newest write to the session or any of its parts, so
+// that two observations can tell whether it is still changing.
+const opencodeSessionCols = `s.id, s.directory,
+	MAX(s.time_updated, COALESCE((SELECT MAX(p.time_updated) FROM part p WHERE p.session_id = s.id), 0)),
+	(SELECT COUNT(*) FROM part p WHERE p.session_id = s.id)`
+
+// scanOpenCodeSession fills a Session from opencodeSessionCols.
+func scanOpenCodeSession(sc interface{ Scan(...any) error }, path string) (Session, error) {
+	s := Session{Harness: "opencode", Path: path}
+	var updated int64
+	if err := sc.Scan(&s.ID, &s.Cwd, &updated, &s.Size); err != nil {
+		return Session{}, err
+	}
+	s.ModTime = time.UnixMilli(updated)
+	return s, nil
+}
 
 // StoreRoot follows OpenCode's xdg-basedir rule, which uses
 // ~/.local/share on every OS (macOS and Windows included).
 func (opencodeSource) StoreRoot(env Env) string {
-	if v := env.lookup("XDG_DATA_HOME"); v != "" {
+	if v := env.lookup(opencodeDataEnv); v != "" {
 		return filepath.Join(v, "opencode")
 	}
 	return filepath.Join(env.Home, ".local", "share", "opencode")
@@ -64,22 +90,20 @@ func (o opencodeSource) sessions(env Env, checkout string, since time.Time) ([]S
 	var out []Session
 	err := withOpenCodeDB(context.Background(), path, func(db *sql.DB) error {
 		out = out[:0]
-		rows, err := db.Query(`SELECT id, directory, time_updated FROM session
-			WHERE parent_id IS NULL AND time_archived IS NULL AND time_updated >= ?
-			ORDER BY time_updated DESC, id DESC LIMIT ?`, since.UnixMilli(), maxScanFiles)
+		rows, err := db.Query(`SELECT `+opencodeSessionCols+` FROM session s
+			WHERE s.parent_id IS NULL AND s.time_archived IS NULL AND s.time_updated >= ?
+			ORDER BY s.time_updated DESC, s.id DESC LIMIT ?`, since.UnixMilli(), maxScanFiles)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var id, dir string
-			var updated int64
-			if err := rows.Scan(&id, &dir, &updated); err != nil {
+			s, err := scanOpenCodeSession(rows, path)
+			if err != nil {
 				return err
 			}
-			if opencodeSameDir(dir, canon) {
-				out = append(out, Session{Harness: "opencode", ID: id, Path: path, Cwd: dir,
-					ModTime: time.UnixMilli(updated)})
+			if opencodeSameDir(s.Cwd, canon) {
+				out = append(out, s)
 			}
 		}
 		return rows.Err()
@@ -103,12 +127,7 @@ func opencodeSameDir(recorded, checkoutCanon string) bool {
 // Find looks the session up by id. A missing store is Absent (nothing has
 // been recorded yet); an unreadable one is Unknown.
 func (o opencodeSource) Find(env Env, id string) (Session, Existence, error) {
-	path := o.dbPath(env)
-	s := Session{Harness: "opencode", ID: id, Path: path}
-	var updated int64
-	err := withOpenCodeDB(context.Background(), path, func(db *sql.DB) error {
-		return db.QueryRow(`SELECT directory, time_updated FROM session WHERE id = ?`, id).Scan(&s.Cwd, &updated)
-	})
+	s, err := o.lookup(o.dbPath(env), id)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Session{}, Absent, nil
@@ -117,6 +136,50 @@ func (o opencodeSource) Find(env Env, id string) (Session, Existence, error) {
 	case err != nil:
 		return Session{}, Unknown, fmt.Errorf("find opencode session %s: %w", id, err)
 	}
-	s.ModTime = time.UnixMilli(updated)
 	return s, Present, nil
 }
+
+// lookup reads one session row of the store at path.
+func (opencodeSource) lookup(path, id string) (Session, error) {
+	var s Session
+	err := withOpenCodeDB(context.Background(), path, func(db *sql.DB) error {
+		var err error
+		s, err = scanOpenCodeSession(db.QueryRow(`SELECT `+opencodeSessionCols+` FROM session s WHERE s.id = ?`, id), path)
+		return err
+	})
+	return s, err
+}
+
+// Read imports the parts of s after the cursor from (see ReadFrom).
+func (o opencodeSource) Read(ctx context.Context, s Session, from Cursor, opt ReadOptions, emit func(Batch) error) error {
+	return o.ReadFrom(ctx, s, openCodeCursorFrom(from), opt, func(b OpenCodeBatch) error {
+		return emit(Batch{Events: b.Events, Losses: b.Losses, Cursor: b.Cursor.encode()})
+	})
+}
+
+// Progress counts parts: those the cursor passed, out of the session's
+// part count when it was observed.
+func (opencodeSource) Progress(s Session, c Cursor) (done, total int64) {
+	return min(openCodeCursorFrom(c).N, s.Size), s.Size
+}
+
+// Refresh re-reads the session's row (one indexed query, no scan).
+func (o opencodeSource) Refresh(s Session) (Session, bool) {
+	if s.Path == "" || s.ID == "" {
+		return s, false
+	}
+	now, err := o.lookup(s.Path, s.ID)
+	if err != nil {
+		return s, false
+	}
+	return now, true
+}
+
+// Settled: no part was added or rewritten between the two observations.
+func (opencodeSource) Settled(before, after Session) bool {
+	return before.ID == after.ID && before.Size == after.Size && before.ModTime.Equal(after.ModTime)
+}
+
+// WrittenAfterExit is false: OpenCode's server runs inside the CLI
+// process, so nothing writes the store for a session once it exited.
+func (opencodeSource) WrittenAfterExit() bool { return false }

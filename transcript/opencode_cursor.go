@@ -15,6 +15,9 @@ import (
 type OpenCodeCursor struct {
 	Updated int64  `json:"updated"` // part.time_updated, Unix milliseconds
 	ID      string `json:"id"`      // part.id, "prt_…"
+	// N counts the part keys passed so far (a rewritten part counts again),
+	// for [Source.Progress]; it plays no part in where a read resumes.
+	N int64 `json:"n,omitempty"`
 }
 
 // IsZero reports whether c is the zero cursor (read from the start).
@@ -49,6 +52,19 @@ func ParseOpenCodeCursor(s string) (OpenCodeCursor, error) {
 		return OpenCodeCursor{}, errors.New("parse opencode cursor: time without part id")
 	}
 	return c, nil
+}
+
+// encode returns c as the opaque [Cursor] the launcher stores.
+func (c OpenCodeCursor) encode() Cursor { return Cursor(c.String()) }
+
+// openCodeCursorFrom is the usable cursor in from: a file cursor or a
+// corrupt one reads from the start.
+func openCodeCursorFrom(from Cursor) OpenCodeCursor {
+	c, err := ParseOpenCodeCursor(string(from))
+	if err != nil {
+		return OpenCodeCursor{}
+	}
+	return c
 }
 
 // after reports whether the row (updated, id) comes after c.

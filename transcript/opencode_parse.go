@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 	"strconv"
 	"time"
 )
@@ -14,16 +15,16 @@ import (
 // as final too.
 func opencodeSettled(row opencodeRow, now int64) bool {
 	// The JSON helpers expect valid input; malformed data is final (a loss).
-	if now-row.updated > opencodeStaleAfter.Milliseconds() || !jsonValid(row.data) {
+	if now-row.updated > opencodeStaleAfter.Milliseconds() || !jsonx.Valid(row.data) {
 		return true
 	}
-	switch str(jsonGet(row.data, "type")) {
+	switch str(jsonx.Get(row.data, "type")) {
 	case "tool":
-		st := str(jsonGet(jsonGet(row.data, "state"), "status"))
+		st := str(jsonx.Get(jsonx.Get(row.data, "state"), "status"))
 		return st == "completed" || st == "error"
 	case "text", "reasoning":
-		t := jsonGet(row.data, "time")
-		return len(t) == 0 || len(jsonGet(t, "end")) > 0
+		t := jsonx.Get(row.data, "time")
+		return len(t) == 0 || len(jsonx.Get(t, "end")) > 0
 	}
 	return true
 }
@@ -32,12 +33,12 @@ func opencodeSettled(row opencodeRow, now int64) bool {
 // losses. Only text of user and assistant messages and tool calls with their
 // results are imported; everything else is noted as a loss.
 func parseOpenCodePart(row opencodeRow, out *sink) {
-	if !jsonValid(row.data) || !jsonValid(row.msg) {
+	if !jsonx.Valid(row.data) || !jsonx.Valid(row.msg) {
 		out.loss(0, "malformed opencode part or message "+row.id+" skipped")
 		return
 	}
 	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC()}
-	switch typ := str(jsonGet(row.data, "type")); typ {
+	switch typ := str(jsonx.Get(row.data, "type")); typ {
 	case "text":
 		opencodeText(row, base, out)
 	case "tool":
@@ -57,13 +58,13 @@ func parseOpenCodePart(row opencodeRow, out *sink) {
 // itself, e.g. around attached files) and ignored text never reached the
 // conversation as the user's words; a summary message is a compaction.
 func opencodeText(row opencodeRow, base Event, out *sink) {
-	if jsonBool(jsonGet(row.data, "synthetic")) || jsonBool(jsonGet(row.data, "ignored")) {
+	if jsonx.Bool(jsonx.Get(row.data, "synthetic")) || jsonx.Bool(jsonx.Get(row.data, "ignored")) {
 		out.loss(0, "synthetic opencode text skipped")
 		return
 	}
-	base.Content = str(jsonGet(row.data, "text"))
-	switch role := str(jsonGet(row.msg, "role")); {
-	case role == "assistant" && jsonBool(jsonGet(row.msg, "summary")):
+	base.Content = str(jsonx.Get(row.data, "text"))
+	switch role := str(jsonx.Get(row.msg, "role")); {
+	case role == "assistant" && jsonx.Bool(jsonx.Get(row.msg, "summary")):
 		base.Kind, base.Role = KindCompaction, RoleSystem
 	case role == RoleUser || role == RoleAssistant:
 		base.Kind, base.Role = KindMessage, role
@@ -77,23 +78,23 @@ func opencodeText(row opencodeRow, base Event, out *sink) {
 // opencodeTool imports the call (block 0, "name: <input>") and, once the
 // tool finished, its result (block 1: output, or the error text).
 func opencodeTool(row opencodeRow, base Event, out *sink) {
-	name, callID := str(jsonGet(row.data, "tool")), str(jsonGet(row.data, "callID"))
-	state := jsonGet(row.data, "state")
+	name, callID := str(jsonx.Get(row.data, "tool")), str(jsonx.Get(row.data, "callID"))
+	state := jsonx.Get(row.data, "state")
 	call := base
-	call.Kind, call.Role, call.Content = KindToolCall, RoleAssistant, toolCallContent(name, jsonGet(state, "input"))
+	call.Kind, call.Role, call.Content = KindToolCall, RoleAssistant, toolCallContent(name, jsonx.Get(state, "input"))
 	call.Metadata = map[string]any{"tool": name, "call_id": callID}
 	out.event(call)
 	res := base
 	res.BlockIndex, res.Kind, res.Role = 1, KindToolResult, RoleTool
-	if end, err := strconv.ParseInt(string(jsonGet(jsonGet(state, "time"), "end")), 10, 64); err == nil {
+	if end, err := strconv.ParseInt(string(jsonx.Get(jsonx.Get(state, "time"), "end")), 10, 64); err == nil {
 		res.OccurredAt = time.UnixMilli(end).UTC()
 	}
-	switch st := str(jsonGet(state, "status")); st {
+	switch st := str(jsonx.Get(state, "status")); st {
 	case "completed":
-		res.Content = str(jsonGet(state, "output"))
+		res.Content = str(jsonx.Get(state, "output"))
 		res.Metadata = map[string]any{"call_id": callID, "is_error": false}
 	case "error":
-		res.Content = str(jsonGet(state, "error"))
+		res.Content = str(jsonx.Get(state, "error"))
 		res.Metadata = map[string]any{"call_id": callID, "is_error": true}
 	default:
 		out.loss(0, "opencode tool call "+callID+" never finished ("+st+"); no result")

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 	"strings"
 	"time"
 )
@@ -166,7 +167,7 @@ func (r *opencodeReader) page(keys []OpenCodeCursor, rows map[string]opencodeRow
 		if ok {
 			r.part(row)
 		}
-		r.cur = k
+		r.cur = OpenCodeCursor{Updated: k.Updated, ID: k.ID, N: r.cur.N + 1}
 		if len(r.out.events)+len(r.out.losses) >= r.opt.BatchEvents || r.out.bytes >= r.opt.BatchBytes {
 			if err := r.flush(false); err != nil {
 				return false, err
@@ -182,7 +183,7 @@ func (r *opencodeReader) part(row opencodeRow) {
 		r.out.loss(0, "opencode part "+row.id+" has no message row; skipped")
 		return
 	}
-	if !r.systemSeen[row.messageID] && jsonValid(row.msg) && len(jsonGet(row.msg, "system")) > 0 {
+	if !r.systemSeen[row.messageID] && jsonx.Valid(row.msg) && len(jsonx.Get(row.msg, "system")) > 0 {
 		r.systemSeen[row.messageID] = true
 		r.out.loss(0, "system prompt of opencode message "+row.messageID+" not imported")
 	}

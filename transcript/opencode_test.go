@@ -206,7 +206,7 @@ func TestOpenCodeCursor(t *testing.T) {
 		wantErr bool
 	}{
 		{"", OpenCodeCursor{}, false},
-		{`{"updated":5,"id":"prt_a"}`, OpenCodeCursor{5, "prt_a"}, false},
+		{`{"updated":5,"id":"prt_a"}`, OpenCodeCursor{Updated: 5, ID: "prt_a"}, false},
 		{`{"updated":-1,"id":"prt_a"}`, OpenCodeCursor{}, true},
 		{`{"updated":5}`, OpenCodeCursor{}, true},
 		{`{"path":"x","offset":3}`, OpenCodeCursor{}, false},
