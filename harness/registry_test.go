@@ -18,7 +18,9 @@ func TestLookup(t *testing.T) {
 		{"codex", "codex", true},
 		{" codex ", "codex", true},
 		{"claude-corp", "", false},
-		{"opencode", "", false},
+		{"opencode", "opencode", true},
+		{"Open-Code", "opencode", true},
+		{"opencode-ai", "", false},
 		{"", "", false},
 	}
 	for _, tt := range tests {
@@ -30,7 +32,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestNamesAndAll(t *testing.T) {
-	if got, want := Names(), []string{"claude", "codex"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"claude", "codex", "opencode"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	all := All()
@@ -77,13 +79,13 @@ func names(ds []Descriptor) []string {
 }
 
 func TestUsageAndUnknown(t *testing.T) {
-	if got, want := Usage(), "claude (claude-code), codex"; got != want {
+	if got, want := Usage(), "claude (claude-code), codex, opencode (open-code)"; got != want {
 		t.Errorf("Usage() = %q, want %q", got, want)
 	}
-	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex` {
+	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex, opencode` {
 		t.Errorf("UnknownError = %q", got)
 	}
-	if got, want := StoreEnv(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"}; !reflect.DeepEqual(got, want) {
+	if got, want := StoreEnv(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_DATA_HOME"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("StoreEnv() = %v, want %v", got, want)
 	}
 }

@@ -47,6 +47,7 @@ var fakes = []Fake{
 		"RESUME_RE":      `"argv":\[(.*,)?"exec","resume","` + uuidRE + `","[^"]*"\]`,
 		"BARE_RESUME_RE": `"argv":\["resume","` + uuidRE + `"\]`,
 	}},
+	opencodeFake,
 }
 
 // Fakes returns the fake CLIs in registry order.
