@@ -70,6 +70,25 @@ check "second opencode run: packet does not repeat opencode's own events" \
 sessions=$(sqlite3 "file:$db?mode=ro" "select count(*) from session where parent_id is null" 2>&1)
 check "the returning opencode resumed its own session (one session in the store)" eq "$sessions" 1
 
+# One interactive round: bare `ai-memory run opencode` in tmux resumes the
+# linked session in the TUI.
+tui_round() {
+	local name=octui
+	rig_need_tmux || return 1
+	rig_tmux_shell "$name" "$REPO" || return 1
+	rig_tmux send-keys -t "$name" "$(printf %q "$AIM") run opencode" Enter
+	rig_tmux_wait "$name" 'ctrl\+p|Ask anything|tab +agents|enter +send' 90 || return 1
+	rig_tmux_type "$name" "tui round" || return 1
+	rig_tmux_wait "$name" 'ACK: tui round' 90 || return 1
+	rig_tmux_type "$name" /exit || return 1
+	rig_tmux_wait "$name" 'saved [0-9]+ new event' 60 || return 1
+	rig_tmux kill-session -t "$name"
+}
+check "tui: ai-memory run opencode answered one interactive round and saved it" tui_round ||
+	rig_tmux capture-pane -p -t octui >"$RIG_TMP/octui.pane" 2>/dev/null || true
+sessions=$(sqlite3 "file:$db?mode=ro" "select count(*) from session where parent_id is null" 2>&1)
+check "tui: the TUI resumed the same session (still one in the store)" eq "$sessions" 1
+
 rc=0
 aim handoff --harness opencode >"$RIG_TMP/handoff-opencode.out" 2>&1 || rc=$?
 check "handoff --harness opencode: exits 0 with nothing unseen left" \
@@ -77,8 +96,8 @@ check "handoff --harness opencode: exits 0 with nothing unseen left" \
 
 acc_events || true
 oc_a=$(first_seq opencode message "hello RUN_TOOL") o_b=$(first_seq "$other" message "next RUN_TOOL")
-oc_c=$(first_seq opencode message "again")
-check "ledger: opencode, $other, opencode in order" ordered "$oc_a" "$o_b" "$oc_c"
+oc_c=$(first_seq opencode message "again") oc_d=$(first_seq opencode message "tui round")
+check "ledger: opencode, $other, opencode, opencode (tui) in order" ordered "$oc_a" "$o_b" "$oc_c" "$oc_d"
 check "ledger: opencode's tool call imported" [ "$(count_events opencode tool_call "echo hello")" -ge 1 ]
 check "ledger: no event holds the packet" \
 	eq "$(ev --arg m "$PACKET_MARKER" '[.[] | select(.content | contains($m))] | length')" 0
