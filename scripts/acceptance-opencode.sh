@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Acceptance: the real OpenCode CLI under ai-memory, against the mock on
-# 127.0.0.1: `ai-memory run opencode run …` with a tool call, then Codex (or
-# Claude, whichever is installed), then OpenCode again. Checks in the mock's
-# request log that the first OpenCode run got no packet, the other harness
-# got OpenCode's events exactly once, the returning OpenCode got the other
-# harness's events exactly once (through OPENCODE_CONFIG_CONTENT
-# instructions) and resumed its own session, and that the user's OpenCode
-# config and no store file outside OpenCode's own writes were touched.
+# 127.0.0.1, in one repository: `ai-memory run opencode run …` with a tool
+# call -> `claude -p …` -> `codex exec …` (those installed) -> `opencode run …`
+# -> one TUI round in tmux. (The issue's chain also has Gemini, which is not
+# registered yet.) Checks in the mock's request log that the first OpenCode
+# run got no packet, each later harness got the history it had not seen
+# exactly once, the returning OpenCode got the others' events exactly once
+# (through OPENCODE_CONFIG_CONTENT instructions) and resumed its own
+# session, and that the user's OpenCode config was not changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/acceptance.sh
@@ -41,29 +42,40 @@ packet_lacks() { ! packet_text | grep -qF -- "$1"; }
 log_mark start
 aim_step opencode-1 "TOOL_DONE: hello" run opencode run --auto "hello RUN_TOOL" || true
 log_mark oc1
+# The other harnesses in a chain: claude, then codex (each one installed).
+others=() prompts=() prev=oc1
+if ((HAVE_CLAUDE)); then
+	aim_step claude-1 "ACK: claude turn" run claude -p "claude turn" --dangerously-skip-permissions || true
+	log_mark claude
+	others+=(claude) prompts+=("claude turn")
+	reqs_claude=$(requests_of "$prev" claude messages | grep -v count_tokens || true) prev=claude
+fi
 if ((HAVE_CODEX)); then
-	other=codex path=responses
 	aim_step codex-1 "TOOL_DONE: hello | ACK: next RUN_TOOL" \
 		run codex exec --skip-git-repo-check "next RUN_TOOL" || true
-else
-	other=claude path=messages
-	aim_step claude-1 "TOOL_DONE: hello | ACK: next RUN_TOOL" \
-		run claude -p "next RUN_TOOL" --dangerously-skip-permissions || true
+	log_mark codex
+	others+=(codex) prompts+=("next RUN_TOOL")
+	reqs_codex=$(requests_of "$prev" codex responses || true) prev=codex
 fi
-log_mark other1
 aim_step opencode-2 "ACK: again" run opencode run "again" || true
 log_mark oc2
 
 oc1=$(requests_of start oc1 'chat/completions' | agent_requests "hello RUN_TOOL")
-o1=$(requests_of oc1 other1 "$path" | grep -v count_tokens || true)
-oc2=$(requests_of other1 oc2 'chat/completions' | agent_requests "again")
-
+oc2=$(requests_of "$prev" oc2 'chat/completions' | agent_requests "again")
 check "first opencode run: no packet in its model requests" all_lines has_markers 0 <<<"$oc1"
-check "$other: every request carries the packet exactly once" all_lines has_markers 1 <<<"$o1"
-check "$other: packet holds opencode's prompt" packet_has "hello RUN_TOOL" <<<"$(head -n 1 <<<"$o1")"
-check "$other: packet holds opencode's tool call" packet_has "echo hello" <<<"$(head -n 1 <<<"$o1")"
+for i in "${!others[@]}"; do
+	o=${others[$i]} var="reqs_${others[$i]}"
+	reqs=${!var}
+	check "$o: every request carries the packet exactly once" all_lines has_markers 1 <<<"$reqs"
+	check "$o: packet holds opencode's prompt" packet_has "hello RUN_TOOL" <<<"$(head -n 1 <<<"$reqs")"
+	check "$o: packet holds opencode's tool call" packet_has "echo hello" <<<"$(head -n 1 <<<"$reqs")"
+	((i == 0)) || check "$o: packet holds ${others[0]}'s prompt" packet_has "${prompts[0]}" <<<"$(head -n 1 <<<"$reqs")"
+	check "$o: packet does not hold its own prompt" packet_lacks "${prompts[$i]}" <<<"$(head -n 1 <<<"$reqs")"
+done
 check "second opencode run: every agent request carries the packet exactly once" all_lines has_markers 1 <<<"$oc2"
-check "second opencode run: packet holds $other's prompt" packet_has "next RUN_TOOL" <<<"$(head -n 1 <<<"$oc2")"
+for i in "${!others[@]}"; do
+	check "second opencode run: packet holds ${others[$i]}'s prompt" packet_has "${prompts[$i]}" <<<"$(head -n 1 <<<"$oc2")"
+done
 check "second opencode run: packet does not repeat opencode's own events" \
 	packet_lacks "hello RUN_TOOL" <<<"$(head -n 1 <<<"$oc2")"
 
@@ -95,9 +107,10 @@ check "handoff --harness opencode: exits 0 with nothing unseen left" \
 	eq "$rc/$(marker_count <"$RIG_TMP/handoff-opencode.out")" 0/0
 
 acc_events || true
-oc_a=$(first_seq opencode message "hello RUN_TOOL") o_b=$(first_seq "$other" message "next RUN_TOOL")
-oc_c=$(first_seq opencode message "again") oc_d=$(first_seq opencode message "tui round")
-check "ledger: opencode, $other, opencode, opencode (tui) in order" ordered "$oc_a" "$o_b" "$oc_c" "$oc_d"
+seqs=("$(first_seq opencode message "hello RUN_TOOL")")
+for i in "${!others[@]}"; do seqs+=("$(first_seq "${others[$i]}" message "${prompts[$i]}")"); done
+seqs+=("$(first_seq opencode message "again")" "$(first_seq opencode message "tui round")")
+check "ledger: opencode, ${others[*]}, opencode, opencode (tui) in order" ordered "${seqs[@]}"
 check "ledger: opencode's tool call imported" [ "$(count_events opencode tool_call "echo hello")" -ge 1 ]
 check "ledger: no event holds the packet" \
 	eq "$(ev --arg m "$PACKET_MARKER" '[.[] | select(.content | contains($m))] | length')" 0
