@@ -53,10 +53,19 @@ func ValidateName(name string) error {
 		return fmt.Errorf("workstream name is longer than %d characters; choose a shorter name", MaxNameRunes)
 	case strings.ContainsAny(n, `/\`):
 		return fmt.Errorf("workstream name %q contains '/' or '\\'; choose a name without path separators", n)
-	case strings.IndexFunc(n, unicode.IsControl) >= 0:
-		return fmt.Errorf("workstream name %q contains control characters; choose a printable name", n)
+	}
+	if i := strings.IndexFunc(n, invisible); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(n[i:])
+		return fmt.Errorf("workstream name %q contains U+%04X, an invisible control or format character; choose a name of visible characters", n, r)
 	}
 	return nil
+}
+
+// invisible reports control (Cc) and format (Cf) characters: zero-width
+// spaces, bidi overrides and the like would make two names look the same
+// ("default" and "default\u200b") or reorder what a terminal shows.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 
 func validateScope(s Scope) error {
