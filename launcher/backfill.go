@@ -72,7 +72,7 @@ func importSources(name string) ([]transcript.Source, error) {
 	}
 	h, ok := harness.Lookup(name)
 	if !ok {
-		return nil, usageErrorf("unknown harness %q; known harnesses: %v", name, harness.Names())
+		return nil, unknownHarness(name)
 	}
 	src, ok := transcript.Lookup(h.Name())
 	if !ok {

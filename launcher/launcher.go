@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -92,7 +91,7 @@ func Run(ctx context.Context, o Options, env Env) error {
 	}
 	h, ok := harness.Lookup(o.Harness)
 	if !ok {
-		return usageErrorf("unknown harness %q; known harnesses: %s", o.Harness, strings.Join(harness.Names(), ", "))
+		return unknownHarness(o.Harness)
 	}
 	return runHarness(ctx, o, env, h, "")
 }
