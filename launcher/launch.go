@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -44,6 +45,8 @@ type launch struct {
 
 	lossMu sync.Mutex
 	losses map[string]bool // loss notes of every import of this run
+
+	saved atomic.Int64 // events this run added: live imports, final import, notes
 }
 
 func (l *launch) execute(ctx context.Context) (err error) {

@@ -74,6 +74,7 @@ func (li *liveImport) step(ctx context.Context) {
 		li.mu.Unlock()
 	}
 	st, _ := li.l.importer().Import(ctx, li.l.src, sess)
+	li.l.saved.Add(int64(st.Added))
 	li.l.noteLosses(st.LossNotes)
 }
 

@@ -121,7 +121,7 @@ func (c claudeSource) candidates(root, canon string) ([]string, error) {
 	}
 	var files []string
 	for _, e := range ents {
-		if !e.IsDir() || !match(e.Name()) {
+		if !match(e.Name()) || !isStoreDir(projects, e) {
 			continue
 		}
 		more, err := jsonlFiles(filepath.Join(projects, e.Name()), maxScanFiles-len(files), func(string) bool { return true })
@@ -159,17 +159,15 @@ func (c claudeSource) Find(env Env, id string) (Session, Existence, error) {
 		if i >= maxFindEntries {
 			return Session{}, Unknown, fmt.Errorf("find claude session: more than %d project directories", maxFindEntries)
 		}
-		if !e.IsDir() {
+		if !isStoreDir(projects, e) {
 			continue
 		}
 		s := Session{Harness: "claude", ID: id, Path: filepath.Join(projects, e.Name(), id+".jsonl")}
-		st, err := os.Stat(s.Path)
+		st, err := statTranscript(s.Path)
 		switch {
-		case err == nil && st.Mode().IsRegular():
+		case err == nil:
 			s.ModTime, s.Size, s.Cwd = st.ModTime(), st.Size(), claudeHeaderCwd(s.Path)
 			return s, Present, nil
-		case err == nil:
-			unknown = fmt.Errorf("find claude session: %s is not a regular file", s.Path)
 		case !errors.Is(err, fs.ErrNotExist):
 			unknown = err
 		}

@@ -126,7 +126,7 @@ func walkLevel(dir string, depth int, rel string, fn func(rel, dir string) bool,
 		return nil
 	}
 	for i := len(ents) - 1; i >= 0; i-- {
-		if !ents[i].IsDir() {
+		if !isStoreDir(dir, ents[i]) {
 			continue
 		}
 		r := path.Join(rel, ents[i].Name())
