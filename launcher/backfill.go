@@ -2,6 +2,7 @@ package launcher
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -94,9 +95,13 @@ func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledg
 		im.Progress = progressPrinter(env.Stderr)
 	}
 	var out []ImportStats
+	var skipped error // unreadable transcripts: import the rest, then say so
 	found := false
 	for _, src := range srcs {
 		sessions, err := sessionsToImport(src, o, env, root)
+		if errors.Is(err, transcript.ErrUnreadable) && skipped == nil {
+			skipped, err = err, nil
+		}
 		if err != nil {
 			return out, err
 		}
@@ -116,6 +121,9 @@ func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledg
 	}
 	if im.Progress != nil {
 		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if skipped != nil {
+		return out, &Error{Code: 1, Err: skipped}
 	}
 	if o.Session != "" && !found {
 		return out, &Error{Code: 1, Err: fmt.Errorf("session %s not found in any harness store; list this checkout's sessions with: ai-memory import --all", o.Session)}
@@ -142,6 +150,9 @@ func sessionsToImport(src transcript.Source, o ImportOptions, env Env, root stri
 		return []transcript.Session{s}, nil
 	}
 	ss, err := src.List(tenv, root, maxBackfillSessions) // newest first
+	if errors.Is(err, transcript.ErrUnreadable) {
+		return ss, err
+	}
 	if err != nil {
 		return nil, wrapperError("list "+src.Harness()+" sessions", err)
 	}

@@ -90,17 +90,21 @@ func (c claudeSource) sessions(env Env, checkout string, since time.Time) ([]Ses
 		return nil, err
 	}
 	var out []Session
+	var skipped unreadable
 	for _, p := range files {
 		s, ok := statSession(Session{Harness: "claude", Path: p, ID: strings.TrimSuffix(filepath.Base(p), ".jsonl")})
 		if !ok || s.ModTime.Before(since) {
 			continue
 		}
-		if s.Cwd = claudeHeaderCwd(p); sameDir(s.Cwd, canon) {
+		var err error
+		if s.Cwd, err = claudeHeaderCwdErr(p); err != nil {
+			skipped.add("claude", err)
+		} else if sameDir(s.Cwd, canon) {
 			out = append(out, s)
 		}
 	}
 	newestFirst(out)
-	return out, nil
+	return out, skipped.err()
 }
 
 // candidates lists the session files of the project directories that can
@@ -135,12 +139,19 @@ func (c claudeSource) candidates(root, canon string) ([]string, error) {
 
 // claudeHeaderCwd returns the cwd of the first header record that has one.
 func claudeHeaderCwd(path string) string {
+	cwd, _ := claudeHeaderCwdErr(path)
+	return cwd
+}
+
+// claudeHeaderCwdErr is claudeHeaderCwd that also says when the header
+// could not be read (such a session cannot be attributed to a checkout).
+func claudeHeaderCwdErr(path string) (string, error) {
 	var cwd string
-	_ = scanHeader(path, headerLineMax, func(rec []byte) bool {
+	err := scanHeader(path, headerLineMax, func(rec []byte) bool {
 		cwd = str(jsonGet(rec, "cwd"))
 		return cwd == ""
 	})
-	return cwd
+	return cwd, err
 }
 
 // Find probes every project directory for <id>.jsonl.

@@ -207,3 +207,43 @@ func jsonlFiles(dir string, max int, keep func(name string) bool) ([]string, err
 	}
 	return out, nil
 }
+
+// ErrUnreadable is matched by the error of a List or CreatedSince that
+// skipped transcripts it could not read: they cannot be attributed to a
+// checkout, and the sessions returned are the readable ones.
+var ErrUnreadable = errors.New("unreadable transcripts")
+
+// unreadable collects the transcripts a listing had to skip.
+type unreadable struct {
+	harness string
+	n       int
+	first   error
+}
+
+func (u *unreadable) add(harness string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return // removed since it was listed: nothing to read
+	}
+	if u.n == 0 {
+		u.harness, u.first = harness, err
+	}
+	u.n++
+}
+
+func (u *unreadable) err() error {
+	if u.n == 0 {
+		return nil
+	}
+	return unreadableError{*u}
+}
+
+type unreadableError struct{ u unreadable }
+
+func (e unreadableError) Error() string {
+	return fmt.Sprintf("%d %s transcript(s) could not be read and were skipped (first: %v); make them readable by this user and retry",
+		e.u.n, e.u.harness, e.u.first)
+}
+
+func (e unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
+func (e unreadableError) Unwrap() error { return e.u.first }

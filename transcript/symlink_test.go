@@ -3,6 +3,7 @@
 package transcript
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,5 +83,33 @@ func mustSymlink(t *testing.T, target, link string) {
 	}
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A transcript this user cannot read is not silently dropped: List returns
+// the readable sessions and an ErrUnreadable error that names the file.
+func TestListReportsUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file; run as a normal user")
+	}
+	s := newStore(t)
+	s.claudeSession(t, s.repo, "ok", s.repo, time.Minute)
+	bad := s.claudeSession(t, s.repo, "locked", s.repo, 0)
+	s.codexSession(t, "2026/11/30", "x-ok", s.repo, time.Minute)
+	badx := s.codexSession(t, "2026/11/30", "x-locked", s.repo, 0)
+	for _, p := range []string{bad, badx} {
+		if err := os.Chmod(p, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ harness, want, path string }{{"claude", "ok", bad}, {"codex", "x-ok", badx}} {
+		src, _ := Lookup(tt.harness)
+		got, err := src.List(s.env, s.repo, 0)
+		if !reflect.DeepEqual(ids(got), []string{tt.want}) {
+			t.Errorf("%s List = %v, want [%s]", tt.harness, ids(got), tt.want)
+		}
+		if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), tt.path) || !strings.Contains(err.Error(), "1 "+tt.harness+" transcript(s) could not be read") {
+			t.Errorf("%s List error = %v", tt.harness, err)
+		}
 	}
 }

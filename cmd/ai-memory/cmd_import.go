@@ -32,18 +32,26 @@ func newImportCommand(io stdio) *cli.Command {
 				Harness: c.String("harness"), Session: c.String("session"),
 				Workstream: c.String("workstream"), Link: c.Bool("link"), AnyCheckout: c.Bool("any-checkout"),
 			}, launcher.Env{Stdin: io.in, Stdout: io.outFile(), Stderr: io.errFile()})
-			if err != nil {
+			if err != nil && len(stats) == 0 {
 				return err
 			}
+			// A partial import (some transcripts unreadable) reports what
+			// it did, then fails with what it could not do.
 			if c.Bool("json") {
 				if stats == nil {
 					stats = []launcher.ImportStats{}
 				}
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
-				return enc.Encode(stats)
+				if perr := enc.Encode(stats); perr != nil {
+					return perr
+				}
+				return err
 			}
-			return printImport(c, stats)
+			if perr := printImport(c, stats); perr != nil {
+				return perr
+			}
+			return err
 		},
 	}
 }
