@@ -19,6 +19,7 @@ func FuzzString(f *testing.F) {
 	}
 	f.Add(strings.Repeat("TOKEN=a ", 10))
 	f.Add("redis://:a@h a://:b@c")
+	f.Add(`Write: {"content":"a\nAPI_KEY=Zx81kLmQ2pWn\n\tpassword: \"x9y8z7\"\\n"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		out, n := Count(in)
 		if len(out) > 3*len(in) {
@@ -57,6 +58,7 @@ var fragments = []string{
 	"sk-", "Bearer ", "TOKEN=", "_KEY", "a", "Z", "1", "://", ":", "@", "\"", "'", "\\",
 	"=", "eyJ", ".", "Authorization:", "x-api-key", "private key", "bot", "AA", "1//",
 	"(", "$", Marker, "\xff", "é", fill(20), "ghp_", "AKIA", "-",
+	`\n`, `\\n`, `\t`, `\"`, "password", "api_key", "--password ", "mysql -p", "curl -u a:", "npm_", "MTA",
 }
 
 // fragmentInputs returns n random concatenations of up to 29 frags.
