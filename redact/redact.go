@@ -237,6 +237,7 @@ func (r *rule) replace(seg text) (text, int) {
 	}
 	return seg.splice(spans), n
 }
+
 // secretSpans returns the spans of m to replace: the participating, non-empty
 // secret groups that are not already exactly Marker and that accept allows.
 func (r *rule) secretSpans(seg string, m []int, groups []int) [][2]int {

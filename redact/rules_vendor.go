@@ -29,7 +29,7 @@ var vendorTokens = []vendorToken{
 	{"lin_api_", `lin_api_[A-Za-z0-9]{40}\b`},                                                              // Linear
 	{"ntn_", `ntn_[A-Za-z0-9]{40,}`},                                                                       // Notion integration
 	{"PMAK-", `PMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`},                                                          // Postman
-	{"sntrys_ sntryu_", `sntry[su]_[A-Za-z0-9+/=_-]{40,}`},                                         // Sentry org, user tokens
+	{"sntrys_ sntryu_", `sntry[su]_[A-Za-z0-9+/=_-]{40,}`},                                                 // Sentry org, user tokens
 	{"NRAK-", `NRAK-[A-Z0-9]{27}\b`},                                                                       // New Relic user API key
 	{"dp.pt. dp.st. dp.sa. dp.ct. dp.scim. dp.audit.", `dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`}, // Doppler
 	{"pul-", `pul-[a-f0-9]{40}\b`},                                                                         // Pulumi
