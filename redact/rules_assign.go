@@ -11,8 +11,12 @@ const credentialNames = `password|passwd|passphrase|secret|api[_-]?key|apikey|ac
 	`credentials?`
 
 // credentialKeys are the keywords of credential-assignment: the endings of
-// credentialNames, which the operator must follow.
-var credentialKeys = []string{"password", "passwd", "passphrase", "secret", "key", "token", "auth", "credential", "credentials"}
+// credentialNames, which the operator must follow. The *key names are
+// spelled out so that SORT_KEY= or cache_key: never make a line a
+// candidate.
+var credentialKeys = []string{"password", "passwd", "passphrase", "secret", "token", "auth", "credential", "credentials",
+	"api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "secret_key", "secret-key", "secretkey",
+	"private_key", "private-key", "privatekey", "account_key", "account-key", "accountkey"}
 
 // credentialValue vets the value of a lower- or mixed-case credential
 // assignment (`"password": "…"`, `password: …`, `api_key=…`), where code

@@ -49,24 +49,46 @@ func sendgridShape(after string) bool {
 	return len(after) > 22 && after[22] == '.' && tokenRun(after[:22])
 }
 
-// discordShape: a Discord bot token starts with the base64 of a decimal
-// user id, so after its first two characters (the keyword) come one of
-// "AEIMQUYcgk" and one of "wxyz012345". Like every filter it ignores
-// letter case; the expression checks the exact letters.
+// discordShape: a Discord bot token's first part is 24 to 28 base64url
+// characters, the keyword being its first two, and a dot follows it. (The
+// expression then checks the exact letters, which the filter may not.)
 func discordShape(after string) bool {
-	return len(after) > 2 && strings.IndexByte("aeimquycgkAEIMQUYCGK", after[0]) >= 0 &&
-		strings.IndexByte("wxyz012345WXYZ", after[1]) >= 0
+	n := 0
+	for n < len(after) && n <= 26 && isTokenByte(after[n]) {
+		n++
+	}
+	return n >= 22 && n <= 26 && n < len(after) && after[n] == '.'
+}
+
+// lineHasAny returns a keyword filter: the rest of the keyword's line must
+// hold one of subs (give every letter case that counts: filters ignore
+// case, as keywords do).
+func lineHasAny(subs ...string) func(string) bool {
+	return func(after string) bool {
+		if i := strings.IndexByte(after, '\n'); i >= 0 {
+			after = after[:i]
+		}
+		for _, s := range subs {
+			if strings.Contains(after, s) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // tokenRun reports whether s is all base64url characters.
 func tokenRun(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '-' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		if !isTokenByte(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+func isTokenByte(c byte) bool {
+	return c == '-' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // commandRules are credentials given to command-line tools: a password
@@ -80,8 +102,8 @@ func commandRules() []rule {
 		newRule("sshpass", []string{"sshpass"},
 			`\bsshpass\b[^\n;&|]*?[ \t]-p[ \t]*`+
 				`(?:'(?P<secret>[^'\n]+)'|"(?P<secret2>[^"\n]+)"|(?P<secret3>[^\s'"-][^\s'"]*))`, commandValue),
-		newRule("curl-user", []string{"curl"},
-			`\bcurl\b[^\n;&|]*?[ \t](?:-u|--user)(?:[ \t]+|=)?['"]?[^\s:'"]*:(?P<secret>[^\s'"]+)`, commandValue),
+		withThen(lineHasAny("-u", "-U"), newRule("curl-user", []string{"curl"},
+			`\bcurl\b[^\n;&|]*?[ \t](?:-u|--user)(?:[ \t]+|=)?['"]?[^\s:'"]*:(?P<secret>[^\s'"]+)`, commandValue)),
 		withThen(followedBy("", " \t="), newRule("credential-flag",
 			[]string{"-password", "-passwd", "-pass", "-token", "-secret", "-api-key", "-apikey", "-access-key", "-secret-key"},
 			`(?i)(?:^|[\s'"=(])--?(?:[a-z0-9]+-)*(?P<name>password|passwd|pass|token|secret|api-?key|access-key|secret-key)`+
