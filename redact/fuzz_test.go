@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ai-memory/ai-memory/internal/secretcorpus"
 )
 
 // FuzzString checks the properties the ledger relies on for any input: no
@@ -15,6 +17,11 @@ func FuzzString(f *testing.F) {
 	for _, cases := range familyCases {
 		for _, tc := range cases {
 			f.Add(tc.in)
+		}
+	}
+	for _, sh := range secretcorpus.Shapes() {
+		for _, p := range corpusPositions {
+			f.Add(p.render(sh.Text))
 		}
 	}
 	f.Add(strings.Repeat("TOKEN=a ", 10))
@@ -72,4 +79,26 @@ func fragmentInputs(r *rand.Rand, frags []string, n int) []string {
 		ins[i] = b.String()
 	}
 	return ins
+}
+
+// FuzzScanView checks the invariant the escape view rests on: it has the
+// length of the text and differs from it only where an escape of a line
+// break or tab is (its backslashes become blanks, its letter the character).
+func FuzzScanView(f *testing.F) {
+	f.Add(`a\nB=1\\tC\"d\re\`)
+	f.Add("plain")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, escaped := scanView(s)
+		if len(v) != len(s) || escaped != (v != s) {
+			t.Fatalf("view of %q is %q (escaped %v)", s, v, escaped)
+		}
+		for i := 0; i < len(s); i++ {
+			if v[i] == s[i] {
+				continue
+			}
+			if !(s[i] == '\\' && v[i] == ' ') && !(i > 0 && s[i-1] == '\\' && v[i] == escapedSpace(s[i])) {
+				t.Fatalf("view of %q changes byte %d: %q -> %q", s, i, s[i], v[i])
+			}
+		}
+	})
 }
