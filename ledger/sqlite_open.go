@@ -45,20 +45,6 @@ func openSQLite(file string, busy time.Duration) (*sql.DB, error) {
 // than with 4 KiB pages, which keeps the ledger under 2x the text it stores.
 const pageSize = 16384
 
-// bootstrapSQLite sets the page size of a brand-new (empty) file; it can
-// only be chosen before the first table and before WAL mode.
-func bootstrapSQLite(file string) error {
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: file}).EscapedPath())
-	if err != nil {
-		return fmt.Errorf("initialise ledger: %w", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d; PRAGMA journal_mode = WAL", pageSize)); err != nil {
-		return fmt.Errorf("initialise ledger: %w", err)
-	}
-	return nil
-}
-
 type migration struct {
 	version int
 	name    string
