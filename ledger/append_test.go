@@ -30,6 +30,9 @@ func segmentFiles(t *testing.T, db *DB) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(filepath.Join(db.Home(), "segments"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == "state" {
+			return filepath.SkipDir // workstream state snapshots, not event segments
+		}
 		if err == nil && !d.IsDir() {
 			out = append(out, p)
 		}

@@ -70,6 +70,10 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 		db.sql.Close()
 		return nil, db.wrap(err, "open ledger "+path)
 	}
+	if err := db.ensureStateSnapshots(ctx); err != nil {
+		db.sql.Close()
+		return nil, db.wrap(err, "open ledger "+path)
+	}
 	return db, nil
 }
 

@@ -24,7 +24,12 @@ type RebuildResult struct {
 	// (left by a batch that crashed after its segment was written) and got
 	// a new sequence after the workstream's last one.
 	Renumbered int
-	// OrphanSegments counts segments of workstreams the ledger does not know.
+	// Restored counts workstreams the ledger did not know that were
+	// recreated (with their links, cursors and runs) from their state
+	// snapshot; Renamed, those of them whose name was taken meanwhile.
+	Restored, Renamed int
+	// OrphanSegments counts segments of workstreams the ledger does not know
+	// and that have no state snapshot (written before snapshots existed).
 	OrphanSegments int
 }
 
@@ -36,8 +41,9 @@ type loaded struct {
 
 // Rebuild replaces the events table and the FTS index with the contents of
 // the segments on disk, restoring the same event ids, sequences and content,
-// in one transaction. It repairs a damaged index or event table; workstreams,
-// runs and links are kept.
+// in one transaction. Workstreams, runs and links the ledger has are kept;
+// a workstream it does not know (the ledger file was lost) is recreated
+// from its newest state snapshot, so the segments alone rebuild everything.
 func (db *DB) Rebuild(ctx context.Context) (RebuildResult, error) {
 	var res RebuildResult
 	root := filepath.Join(db.home, "segments")
@@ -91,10 +97,16 @@ func (db *DB) rebuildWorkstream(ctx context.Context, tx *sql.Tx, wsID string, kn
 		return err
 	}
 	var wsk int64
+	restored := false
 	err = tx.QueryRowContext(ctx, sqlWorkstreamKey, wsID).Scan(&wsk)
 	if errors.Is(err, sql.ErrNoRows) {
-		res.OrphanSegments += nseg
-		return nil
+		if restored, err = db.restoreWorkstream(ctx, tx, wsID, res); err == nil && !restored {
+			res.OrphanSegments += nseg
+			return nil
+		}
+		if err == nil {
+			err = tx.QueryRowContext(ctx, sqlWorkstreamKey, wsID).Scan(&wsk)
+		}
 	}
 	if err != nil {
 		return err
@@ -110,7 +122,9 @@ func (db *DB) rebuildWorkstream(ctx context.Context, tx *sql.Tx, wsID string, kn
 	if len(recs) > 0 {
 		last = recs[len(recs)-1].rec.Sequence
 	}
-	_, err = tx.ExecContext(ctx, sqlRestoreCounters, last, len(recs), wsk)
+	if _, err = tx.ExecContext(ctx, sqlRestoreCounters, last, len(recs), wsk); err == nil && restored {
+		_, err = tx.ExecContext(ctx, sqlRestoreUpdatedAt, wsk)
+	}
 	return err
 }
 

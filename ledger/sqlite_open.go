@@ -200,7 +200,7 @@ func (db *DB) wrap(err error, op string) error {
 			"%s: ledger %s is locked by another process (waited %s); retry, or stop the process holding it",
 			op, db.path, db.busy)}
 	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-		return fmt.Errorf("%s: %s is not a valid ai-memory ledger (%v); move it aside and run `ai-memory ledger rebuild`", op, db.path, err)
+		return fmt.Errorf("%s: %s is not a valid ai-memory ledger (%v); move it and its -wal and -shm files aside, then run `ai-memory ledger rebuild` (the segments hold the history)", op, db.path, err)
 	case sqlite3.SQLITE_FULL:
 		return fmt.Errorf("%s: disk full writing %s; free space and retry: %w", op, db.path, err)
 	}
