@@ -138,7 +138,7 @@ func TestAppend_DropsBlankCapsAndRedacts(t *testing.T) {
 	if got, want := ev.Metadata["token"], redact.String("ghp_0123456789abcdefghij0123456789"); got != want || ev.Metadata["n"] != float64(3) {
 		t.Fatalf("metadata = %v; want redacted token %q", ev.Metadata, want)
 	}
-	seg, err := os.ReadFile(filepath.Join(db.Home(), res.SegmentPath))
+	seg, err := ReadSegmentFile(filepath.Join(db.Home(), res.SegmentPath))
 	if err != nil || !strings.Contains(string(seg), redact.String(huge)) {
 		t.Fatalf("segment lacks the full redacted content (%v)", err)
 	}

@@ -1,7 +1,7 @@
 package ledger
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // RebuildResult says what Rebuild restored.
@@ -165,43 +164,49 @@ func orderForRebuild(recs []loaded, known map[string]bool, res *RebuildResult) [
 	return out
 }
 
-// loadSegments reads every segment of a workstream, in file-name order.
+// loadSegments reads every event segment of a workstream (compressed or
+// not), in file-name order.
 func (db *DB) loadSegments(wsID string) ([]loaded, int, error) {
 	dir := filepath.Join(db.home, "segments", wsID)
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("rebuild: %w", err)
 	}
-	sort.Strings(files)
 	var out []loaded
-	for _, f := range files {
-		rel := filepath.ToSlash(filepath.Join("segments", wsID, filepath.Base(f)))
-		if out, err = readSegment(f, rel, out); err != nil {
+	n := 0
+	for _, e := range ents { // ReadDir sorts by name
+		if e.IsDir() || !isSegmentFile(e.Name()) {
+			continue
+		}
+		n++
+		rel := filepath.ToSlash(filepath.Join("segments", wsID, e.Name()))
+		if out, err = readSegment(filepath.Join(dir, e.Name()), rel, out); err != nil {
 			return nil, 0, err
 		}
 	}
-	return out, len(files), nil
+	return out, n, nil
 }
 
 func readSegment(path, rel string, out []loaded) ([]loaded, error) {
-	f, err := os.Open(path)
+	data, err := ReadSegmentFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild: %w", err)
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			var rec segmentRecord
-			if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
-				return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
-			}
-			out = append(out, loaded{rec: rec, rel: rel})
+	for n := 1; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if err != nil {
-			break
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
+		var rec segmentRecord
+		if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
+			return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
+		}
+		out = append(out, loaded{rec: rec, rel: rel})
 	}
 	return out, nil
 }

@@ -248,7 +248,7 @@ func (db *DB) latestState(wsID string) (snap stateSnapshot, ok bool, err error) 
 		return snap, false, err
 	}
 	for i := len(files) - 1; i >= 0; i-- {
-		data, err := readSegmentFile(files[i].path)
+		data, err := ReadSegmentFile(files[i].path)
 		if err != nil {
 			return snap, false, fmt.Errorf("rebuild: %w", err)
 		}
@@ -258,12 +258,6 @@ func (db *DB) latestState(wsID string) (snap stateSnapshot, ok bool, err error) 
 		}
 	}
 	return snap, false, nil
-}
-
-// readSegmentFile returns the content of a segment or state file. It is the
-// one way every reader opens a segment.
-func readSegmentFile(path string) ([]byte, error) {
-	return os.ReadFile(path)
 }
 
 // stateOfBatch is the workstream an Append must snapshot: only a batch that
