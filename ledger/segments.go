@@ -119,6 +119,12 @@ func (db *DB) writeSegment(wsID, base string, jsonl []byte) (rel string, created
 }
 
 func (db *DB) writeTempAndRename(dir, target string, data []byte) error {
+	return db.writeFile(dir, target, data, true)
+}
+
+// writeFile writes data to a temp file in dir and renames it to target;
+// with durable, the data is fsynced before the rename.
+func (db *DB) writeFile(dir, target string, data []byte, durable bool) error {
 	f, err := db.segFS.CreateTemp(dir, ".segment-*.tmp")
 	if err != nil {
 		return err
@@ -128,7 +134,7 @@ func (db *DB) writeTempAndRename(dir, target string, data []byte) error {
 	if err == nil {
 		_, err = f.Write(data)
 	}
-	if err == nil {
+	if err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

@@ -63,7 +63,7 @@ func TestRebuild_FromSegmentsAloneAfterUpgrade(t *testing.T) {
 
 // Every state change is captured: after links, cursors, deliveries and
 // run updates, a ledger rebuilt from its segments alone answers the same.
-// Only the newest snapshot is kept.
+// Only the newest two snapshots are kept.
 func TestRebuild_FromSegmentsAloneKeepsState(t *testing.T) {
 	ctx := context.Background()
 	db, clk := openTest(t)
@@ -116,8 +116,8 @@ func TestRebuild_FromSegmentsAloneKeepsState(t *testing.T) {
 		return x
 	}
 	before := read()
-	if files, _ := stateFiles(db.stateDir(a.ID)); len(files) != 1 {
-		t.Errorf("%d state snapshots kept for a; want only the newest", len(files))
+	if files, _ := stateFiles(db.stateDir(a.ID)); len(files) != 2 {
+		t.Errorf("%d state snapshots kept for a; want the newest two", len(files))
 	}
 	db.Close()
 	removeLedgerFiles(t, home)
@@ -161,5 +161,36 @@ func TestRebuild_RestoredNameTaken(t *testing.T) {
 	}
 	if ws, _ := db.WorkstreamByID(ctx, fresh.ID); ws.Name != "default" {
 		t.Fatalf("new workstream renamed to %q", ws.Name)
+	}
+}
+
+// A newest snapshot torn by a power loss (it is not fsynced) is skipped:
+// rebuild takes the one before.
+func TestRebuild_TornNewestSnapshotFallsBack(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openTest(t)
+	home := db.Home()
+	ws := mustWorkstream(t, db, "w")
+	_, err := db.LinkSession(ctx, ws.ID, "claude", "s1")
+	must(t, err)
+	_, err = db.LinkSession(ctx, ws.ID, "claude", "s2")
+	must(t, err)
+	files, err := stateFiles(db.stateDir(ws.ID))
+	must(t, err)
+	if len(files) != 2 {
+		t.Fatalf("%d snapshots; want 2", len(files))
+	}
+	must(t, os.WriteFile(files[1].path, nil, 0o600)) // torn newest
+	db.Close()
+	removeLedgerFiles(t, home)
+	db, err = Open(ctx, home)
+	must(t, err)
+	defer db.Close()
+	if res, err := db.Rebuild(ctx); err != nil || res.Restored != 1 {
+		t.Fatalf("Rebuild = %+v, %v", res, err)
+	}
+	l, ok, err := db.CurrentLink(ctx, ws.ID, "claude")
+	if err != nil || !ok || l.NativeSessionID != "s1" {
+		t.Fatalf("current link after fallback = %+v, %v, %v; want s1 (the previous snapshot)", l, ok, err)
 	}
 }
