@@ -18,7 +18,11 @@ func (l *launch) importer() *Importer {
 
 // bindSession records that this run's native session exists: the run and
 // the workstream link point at it, and the session index learns its id.
+// The writes must complete even when the live import that found the
+// session is being stopped (its context cancelled as the agent exits): the
+// caller then counts the session as bound and does not bind it again.
 func (l *launch) bindSession(ctx context.Context, s transcript.Session) {
+	ctx = context.WithoutCancel(ctx)
 	l.db.SetRunSession(ctx, l.run.ID, s.ID)
 	l.db.LinkSession(ctx, l.ws.ID, l.h.Name(), s.ID)
 	l.index.bind(s.ID)

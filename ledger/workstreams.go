@@ -88,16 +88,16 @@ func (db *DB) SelectWorkstream(ctx context.Context, s Scope, sel Selector) (Work
 		}
 	}
 	var ws Workstream
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		id, err := db.resolveSelector(ctx, tx, s, name, sel.Create)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if err := db.markSelected(ctx, tx, s, id); err != nil {
-			return err
+			return "", err
 		}
 		ws, err = scanWorkstream(tx.QueryRowContext(ctx, sqlWorkstreamByID, id))
-		return err
+		return id, err
 	})
 	return ws, db.wrap(err, "select workstream")
 }
