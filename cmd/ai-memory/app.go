@@ -63,6 +63,10 @@ func newApp(io stdio) *cli.App {
 		newSessionsCommand(),
 		newLedgerCommand(),
 		newHookCommand(),
+		newUICommand(io),
+		newLogCommand(io),
+		newCompletionCommand(),
+		newCompleteCommand(),
 	}
 	return app
 }
