@@ -24,7 +24,7 @@ func load(t *testing.T) (*ledger.DB, history.Timeline) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := history.Load(ctx, db, ws.ID, time.Now())
+	tl, err := history.Load(ctx, db, ws.ID, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

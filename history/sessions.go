@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -58,8 +59,39 @@ const promptScan = 500
 // checkpoint and notes (the launcher appends them last).
 const tailScan = 4
 
-// Load compiles the timeline of one workstream. now ends active runs.
-func Load(ctx context.Context, db *ledger.DB, wsID string, now time.Time) (Timeline, error) {
+// Cache keeps compiled sessions of ended runs, which never change, so a
+// long-running reader (the web UI) compiles each one once. The zero value
+// is not usable; a nil *Cache caches nothing.
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]Session
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{m: map[string]Session{}} }
+
+func (c *Cache) get(runID string) (Session, bool) {
+	if c == nil {
+		return Session{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.m[runID]
+	return s, ok
+}
+
+func (c *Cache) put(s Session) {
+	if c == nil || s.State == string(ledger.RunActive) {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[s.RunID] = s
+}
+
+// Load compiles the timeline of one workstream. now ends active runs; c
+// may be nil.
+func Load(ctx context.Context, db *ledger.DB, wsID string, now time.Time, c *Cache) (Timeline, error) {
 	ws, err := db.Workstream(ctx, wsID)
 	if err != nil {
 		return Timeline{}, err
@@ -68,15 +100,22 @@ func Load(ctx context.Context, db *ledger.DB, wsID string, now time.Time) (Timel
 	if err != nil {
 		return Timeline{}, err
 	}
-	spans, err := db.RunSpans(ctx, wsID)
+	runs, err := db.RunsOldestFirst(ctx, wsID)
 	if err != nil {
 		return Timeline{}, err
 	}
-	t := Timeline{Workstream: ws, LastSequence: last, Sessions: make([]Session, 0, len(spans))}
-	for i, sp := range spans {
-		s, err := session(ctx, db, sp, now)
-		if err != nil {
-			return Timeline{}, fmt.Errorf("compile session %s: %w", sp.ID, err)
+	t := Timeline{Workstream: ws, LastSequence: last, Sessions: make([]Session, 0, len(runs))}
+	for i, r := range runs {
+		s, ok := c.get(r.ID)
+		if !ok || s.State != string(r.State) {
+			sp, err := db.SpanOf(ctx, r)
+			if err != nil {
+				return Timeline{}, err
+			}
+			if s, err = session(ctx, db, sp, now); err != nil {
+				return Timeline{}, fmt.Errorf("compile session %s: %w", r.ID, err)
+			}
+			c.put(s)
 		}
 		s.Index = i + 1
 		t.Sessions = append(t.Sessions, s)

@@ -21,53 +21,8 @@ func (r RunSpan) Events() int64 {
 	return r.LastSequence - r.FirstSequence + 1
 }
 
-// RunSpans lists a workstream's runs oldest first with their event ranges.
-//
-// Events carry no run id, but each segment file is named after the run that
-// appended it, and a workstream's segment ids grow with its sequences (one
-// writer per workstream, append order). So a run's range is found by binary
-// search over the (wsk, sequence) index: about 2·log2(events) point lookups
-// per run instead of a scan of the events, which keeps the timeline of a
-// million-event workstream fast.
-func (db *DB) RunSpans(ctx context.Context, wsID string) ([]RunSpan, error) {
-	wsk, err := db.wsKey(ctx, wsID)
-	if err != nil {
-		return nil, err
-	}
-	last, err := db.LatestSequence(ctx, wsID)
-	if err != nil {
-		return nil, err
-	}
-	runs, err := db.runsOldestFirst(ctx, wsID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]RunSpan, len(runs))
-	for i, r := range runs {
-		out[i].Run = r
-		lo, hi, err := db.runSegments(ctx, wsID, r.ID)
-		if err != nil {
-			return nil, err
-		}
-		if lo == 0 {
-			continue
-		}
-		first, err := db.firstSequenceWithSegment(ctx, wsk, last, lo)
-		if err != nil {
-			return nil, err
-		}
-		end, err := db.firstSequenceWithSegment(ctx, wsk, last, hi+1)
-		if err != nil {
-			return nil, err
-		}
-		if first <= last && end > first {
-			out[i].FirstSequence, out[i].LastSequence = first, end-1
-		}
-	}
-	return out, nil
-}
-
-func (db *DB) runsOldestFirst(ctx context.Context, wsID string) ([]Run, error) {
+// RunsOldestFirst lists a workstream's runs in launch order.
+func (db *DB) RunsOldestFirst(ctx context.Context, wsID string) ([]Run, error) {
 	rows, err := db.sql.QueryContext(ctx, sqlRunsOldestFirst, wsID)
 	if err != nil {
 		return nil, db.wrap(err, "list runs")
@@ -82,6 +37,39 @@ func (db *DB) runsOldestFirst(ctx context.Context, wsID string) ([]Run, error) {
 		out = append(out, r)
 	}
 	return out, db.wrap(rows.Err(), "list runs")
+}
+
+// SpanOf finds the sequence range of the events run r appended.
+//
+// Events carry no run id, but each segment file is named after the run that
+// appended it, and a workstream's segment ids grow with its sequences (one
+// writer per workstream, append order). So the range is found by binary
+// search over the (wsk, sequence) index: about 2·log2(events) point lookups
+// instead of a scan of the events, which keeps the timeline of a
+// million-event workstream fast.
+func (db *DB) SpanOf(ctx context.Context, r Run) (RunSpan, error) {
+	sp := RunSpan{Run: r}
+	var wsk, last int64
+	err := db.sql.QueryRowContext(ctx, sqlWorkstreamCounters, r.WorkstreamID).Scan(&wsk, &last)
+	if err != nil {
+		return sp, db.notFound(err, r.WorkstreamID, "read workstream")
+	}
+	lo, hi, err := db.runSegments(ctx, r.WorkstreamID, r.ID)
+	if err != nil || lo == 0 {
+		return sp, err
+	}
+	first, err := db.firstSequenceWithSegment(ctx, wsk, last, lo)
+	if err != nil {
+		return sp, err
+	}
+	end, err := db.firstSequenceWithSegment(ctx, wsk, last, hi+1)
+	if err != nil {
+		return sp, err
+	}
+	if first <= last && end > first {
+		sp.FirstSequence, sp.LastSequence = first, end-1
+	}
+	return sp, nil
 }
 
 // runSegments returns the smallest and largest segment id of a run (0, 0

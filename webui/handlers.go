@@ -60,7 +60,7 @@ type timelineView struct {
 }
 
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now())
+	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
 	if err != nil {
 		fail(w, err)
 		return
@@ -81,7 +81,7 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 // with the newest sequence in X-Last-Sequence.
 func (s *Server) tail(w http.ResponseWriter, r *http.Request) {
 	after := queryInt(r, "after", 0)
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now())
+	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
 	if err != nil {
 		fail(w, err)
 		return
@@ -131,7 +131,7 @@ type sessionView struct {
 }
 
 func (s *Server) session(w http.ResponseWriter, r *http.Request) {
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now())
+	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
 	if err != nil {
 		fail(w, err)
 		return

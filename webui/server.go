@@ -29,9 +29,10 @@ type Options struct {
 
 // Server renders the pages. It only reads the ledger.
 type Server struct {
-	db   *ledger.DB
-	opts Options
-	tmpl *template.Template
+	db    *ledger.DB
+	opts  Options
+	tmpl  *template.Template
+	cache *history.Cache
 }
 
 // New returns a server over db.
@@ -46,7 +47,7 @@ func New(db *ledger.DB, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{db: db, opts: opts, tmpl: t}, nil
+	return &Server{db: db, opts: opts, tmpl: t, cache: history.NewCache()}, nil
 }
 
 // Handler is the guarded application.

@@ -94,7 +94,7 @@ func loadTimeline(ctx context.Context, env ledgerCLIEnv, flag string) (history.T
 	if err != nil {
 		return history.Timeline{}, db, err
 	}
-	t, err := history.Load(ctx, db, wsID, env.now)
+	t, err := history.Load(ctx, db, wsID, env.now, nil)
 	return t, db, err
 }
 
