@@ -71,6 +71,9 @@ func TestBrowserUI(t *testing.T) {
 	}
 	assertInert(t, ctx, "timeline")
 	screenshot(t, ctx, shots, "timeline.png")
+	if png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot()); err == nil { // the viewport, for README
+		os.WriteFile(filepath.Join(shots, "timeline-view.png"), png, 0o644)
+	}
 
 	// Session page of the codex run: files edited and commands run.
 	codexHref := eval[string](t, ctx, `document.querySelector("#sessions li.session:nth-child(2) a.title").getAttribute("href")`)
