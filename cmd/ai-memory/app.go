@@ -66,6 +66,10 @@ func newApp(io stdio) *cli.App {
 		newSessionsCommand(),
 		newLedgerCommand(),
 		newHookCommand(),
+		newUICommand(io),
+		newLogCommand(io),
+		newCompletionCommand(),
+		newCompleteCommand(),
 	}
 	for _, c := range app.Commands {
 		if c.Name != "version" {
