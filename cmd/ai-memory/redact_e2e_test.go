@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/internal/secretcorpus"
+	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -62,9 +63,21 @@ func TestImportRedactsCorpus(t *testing.T) {
 			return err
 		}
 		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
 		stored = append(stored, filepath.Base(p))
 		check(p, b)
-		return err
+		// Segments are compressed: a secret in one would not show in its raw
+		// bytes, so check what the segment decodes to as well.
+		if strings.Contains(p, string(filepath.Separator)+"segments"+string(filepath.Separator)) {
+			plain, err := ledger.ReadSegmentFile(p)
+			if err != nil {
+				return err
+			}
+			check(p+" (decoded)", plain)
+		}
+		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
