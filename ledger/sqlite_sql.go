@@ -62,8 +62,12 @@ const (
 const (
 	sqlWorkstreamCounters = `SELECT wsk, last_sequence FROM workstreams WHERE id = ?`
 	// The stored id, or the fields it is derived from when it is NULL.
-	sqlPresentIDsPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
-  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.id_key IN (`
+	// Both use the dedupe index (wsk, occurred_at, id_key): events with a
+	// time within the batch's time range, or without a time, then id_key.
+	sqlPresentTimedPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
+  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.occurred_at BETWEEN ? AND ? AND e.id_key IN (`
+	sqlPresentUntimedPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
+  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.occurred_at IS NULL AND e.id_key IN (`
 	sqlSourceID      = `SELECT id FROM sources WHERE harness = ? AND native_session_id = ?`
 	sqlInsertSource  = `INSERT INTO sources (harness, native_session_id) VALUES (?, ?) RETURNING id`
 	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING`
