@@ -22,14 +22,16 @@
 # keyed by the generator's source. The load average is printed before and
 # after: on a shared machine the figures are only comparable within one run.
 #
-# Usage: scripts/bench-compare.sh [rounds]      (default 3 rounds of A B)
+# Usage: scripts/bench-compare.sh [rounds]      (default 2 rounds: A B A B)
 # Env: BENCH_PARTS="store scaling search" (any subset), BENCH_SEARCH_EVENTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-rounds=${1:-3}
+rounds=${1:-2}
 parts=${BENCH_PARTS:-store scaling search}
-CCUSAGE_VERSION=20.0.26
+# 18.0.11, a JavaScript release: 20.x is a launcher for a per-platform
+# native package that the npm registry reachable here does not serve.
+CCUSAGE_VERSION=18.0.11
 cache=${AI_MEMORY_BENCH_CACHE:-$HOME/.cache/ai-memory/bench}
 [[ -x /usr/bin/time ]] || { echo "/usr/bin/time not found: apt-get install time" >&2; exit 1; }
 gen=${TMPDIR:-/tmp}/ai-memory-bench-compare
