@@ -66,10 +66,10 @@ func (db *DB) Append(ctx context.Context, b Batch) (AppendResult, error) {
 		return AppendResult{}, err
 	}
 	var createdSeg string
-	err = db.withTx(ctx, func(tx *sql.Tx) error {
+	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		var err error
 		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
-		return err
+		return stateOfBatch(b), err
 	})
 	if err != nil && createdSeg != "" {
 		os.Remove(filepath.Join(db.home, filepath.FromSlash(createdSeg)))
