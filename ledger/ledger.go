@@ -99,7 +99,19 @@ func prepareFiles(home string, busy time.Duration) (string, error) {
 	case st.Size() == 0:
 		return path, initInPlace(path, busy)
 	}
-	return path, nil
+	return path, checkWritable(path)
+}
+
+// checkWritable fails with a permission error when this user cannot open
+// the existing ledger for writing. SQLite would otherwise fall back to a
+// read-only connection silently, and the first write, often long after the
+// agent started, would fail with "attempt to write a readonly database".
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("open ledger file: %w", err)
+	}
+	return f.Close()
 }
 
 // Close closes the database.
