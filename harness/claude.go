@@ -3,7 +3,24 @@ package harness
 import (
 	"fmt"
 	"os"
+
+	"github.com/ai-memory/ai-memory/transcript"
 )
+
+// claudeDescriptor is Claude Code.
+func claudeDescriptor() Descriptor {
+	return Descriptor{
+		Name:       "claude",
+		Aliases:    []string{"claude-code"},
+		Product:    "Claude Code",
+		Executable: "claude",
+		Install:    "npm install -g @anthropic-ai/claude-code",
+		SessionEnv: []string{"CLAUDE_CODE_SESSION_ID"},
+		Planner:    claude{},
+		Source:     transcript.ClaudeSource(),
+		Hooks:      map[string]Hook{claudeHookEvent: ClaudeSessionStartHook},
+	}
+}
 
 // claude plans launches of Claude Code. readFile reads a settings file the
 // user passed with --settings (nil means os.ReadFile); tests replace it.
@@ -11,7 +28,7 @@ type claude struct {
 	readFile func(string) ([]byte, error)
 }
 
-var _ Harness = claude{}
+var _ Planner = claude{}
 
 // claudeUtilities are first arguments that run a utility, not a session.
 var claudeUtilities = map[string]bool{
@@ -26,35 +43,38 @@ const (
 	claudeResumeOpt    = "--resume"
 )
 
-func (claude) Name() string       { return "claude" }
-func (claude) Aliases() []string  { return []string{"claude-code"} }
-func (claude) Executable() string { return "claude" }
+// Parse reads the Claude argv: -p/--print is noninteractive; help,
+// version, --no-session-persistence and utility subcommands pass through;
+// --resume/-r/--continue/-c/--session-id are native selectors.
+func (claude) Parse(args []string, stdinTTY bool) (Intent, error) {
+	args, yolo := stripYolo(args)
+	in := Intent{Args: args, Yolo: yolo, Interactive: stdinTTY && !hasFlag(args, "-p", "--print")}
+	if claudePassthrough(args) {
+		in.Mode = ModePassthrough
+		return in, nil
+	}
+	sel := claudeSelector(args)
+	in.Selector, in.SelectedID = sel.explicit, sel.named
+	return in, nil
+}
 
-// Plan applies the Claude rules: --session-id for a fresh session, --resume
+// Build applies the Claude rules: --session-id for a fresh session, --resume
 // for the linked one, nothing when the user chose natively; yolo maps to
 // --dangerously-skip-permissions; the packet goes through a SessionStart
 // hook passed with --settings, because --append-system-prompt is ignored on
 // --resume.
-func (c claude) Plan(r Request) (Plan, error) {
-	args, yolo := stripYolo(r.Args)
-	p := Plan{Interactive: r.StdinTTY && !hasFlag(args, "-p", "--print")}
-	if claudePassthrough(args) {
-		p.Args, p.Mode = args, ModePassthrough
-		return p, nil
+func (c claude) Build(in Intent, d Decision) (Plan, error) {
+	if in.Mode == ModePassthrough {
+		return Plan{Args: in.Args}, nil
 	}
-	sel := claudeSelector(args)
-	if sel.explicit && r.Fresh {
-		return Plan{}, ErrFreshWithSelector
-	}
-	args, err := c.selectSession(&p, args, sel, r)
-	if err != nil {
-		return Plan{}, err
-	}
-	if (yolo || r.Yolo) && !hasFlag(args, claudeYolo) {
+	var p Plan
+	args := c.selectSession(&p, in.Args, claudeSelector(in.Args), d)
+	if d.Yolo && !hasFlag(args, claudeYolo) {
 		args = appendOptions(args, claudeYolo)
 	}
-	if r.Packet != "" {
-		if args, err = c.deliver(&p, args, r); err != nil {
+	if d.Packet != "" {
+		var err error
+		if args, err = c.deliver(&p, args, d); err != nil {
 			return Plan{}, err
 		}
 	}
@@ -119,22 +139,20 @@ func optValue(args []string, names ...string) string {
 }
 
 // selectSession records the user's choice, or injects --resume <linked> or
-// --session-id <new> (nothing without a new id, so a probe plan works).
-func (claude) selectSession(p *Plan, args []string, sel claudeSelection, r Request) ([]string, error) {
+// --session-id <new> (nothing without a new id: Claude then makes one).
+func (claude) selectSession(p *Plan, args []string, sel claudeSelection, d Decision) []string {
 	switch {
 	case sel.explicit:
-		p.ExplicitSelector, p.ExplicitSessionID = true, sel.named
 		p.SessionID, p.Resume = sel.sessionID, sel.resume
-		return args, nil
-	case !r.Fresh && r.LinkedSessionID != "":
-		p.SessionID, p.Resume = r.LinkedSessionID, true
-		return appendOptions(args, claudeResumeOpt, r.LinkedSessionID), nil
-	case r.NewSessionID == "":
-		// A probe plan (or a caller without an id): Claude makes the id.
-		return args, nil
+		return args
+	case d.Resume != "":
+		p.SessionID, p.Resume = d.Resume, true
+		return appendOptions(args, claudeResumeOpt, d.Resume)
+	case d.NewSessionID == "":
+		return args
 	default:
-		p.SessionID = r.NewSessionID
-		return appendOptions(args, claudeSessionIDOpt, r.NewSessionID), nil
+		p.SessionID = d.NewSessionID
+		return appendOptions(args, claudeSessionIDOpt, d.NewSessionID)
 	}
 }
 

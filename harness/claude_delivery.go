@@ -16,6 +16,7 @@ import (
 const (
 	claudePacketName   = "packet.md"
 	claudeAckDirName   = "acks"
+	claudeHookEvent    = "session-start"
 	claudeHookMatcher  = "startup|resume|clear"
 	claudeHookTimeout  = 30 // seconds
 	claudeSettingsOpt  = "--settings"
@@ -25,7 +26,7 @@ const (
 // deliver adds the SessionStart hook that hands the packet to Claude. When
 // the user passed --settings, the hook is merged into a copy of theirs; if
 // theirs cannot be used, delivery is skipped with a notice, never clobbered.
-func (c claude) deliver(p *Plan, args []string, r Request) ([]string, error) {
+func (c claude) deliver(p *Plan, args []string, r Decision) ([]string, error) {
 	if r.RunDir == "" || len(r.HookCommand) == 0 {
 		return nil, errors.New("plan claude handoff: the launcher must supply a run directory and a hook command")
 	}
@@ -33,7 +34,8 @@ func (c claude) deliver(p *Plan, args []string, r Request) ([]string, error) {
 		p.Notices = append(p.Notices, skipNotice("claude --bare does not run hooks; drop --bare to receive it"))
 		return args, nil
 	}
-	group := claudeHookGroup(r.HookCommand, len(splitPacket(r.Packet)))
+	hook := append(append([]string(nil), r.HookCommand...), claudeHookEvent)
+	group := claudeHookGroup(hook, len(splitPacket(r.Packet)))
 	out, notice, err := c.withSettings(args, group)
 	var skip errNoDelivery
 	if errors.As(err, &skip) {
@@ -48,11 +50,9 @@ func (c claude) deliver(p *Plan, args []string, r Request) ([]string, error) {
 	}
 	packetPath := filepath.Join(r.RunDir, claudePacketName)
 	p.Files = append(p.Files, File{Path: packetPath, Content: r.Packet})
-	p.Env = mergeEnv(p.Env, map[string]string{
-		EnvPacketFile:   packetPath,
-		EnvPacketAckDir: filepath.Join(r.RunDir, claudeAckDirName),
-	})
-	p.Delivery = DeliveryHook
+	ackDir := filepath.Join(r.RunDir, claudeAckDirName)
+	p.Env = mergeEnv(p.Env, map[string]string{EnvPacketFile: packetPath, EnvPacketAckDir: ackDir})
+	p.Confirm = AckFiles{Dir: ackDir}
 	return out, nil
 }
 

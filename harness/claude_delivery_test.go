@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var testHook = []string{"/opt/ai memory/ai-memory", "hook", "claude-session-start"}
+var testHook = []string{"/opt/ai memory/ai-memory", "hook", "claude"}
 
 func deliveryRequest(args ...string) Request {
 	return Request{Args: args, NewSessionID: "N", Packet: "PACKET", RunDir: "/run/r1", HookCommand: testHook, StdinTTY: true}
@@ -45,11 +45,11 @@ func sessionStartCommands(t *testing.T, settings map[string]any) []string {
 }
 
 func TestClaude_PlanDelivery(t *testing.T) {
-	p, err := claude{}.Plan(deliveryRequest("-p", "hi"))
+	p, err := planWith(claude{}, deliveryRequest("-p", "hi"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCmd := `'/opt/ai memory/ai-memory' 'hook' 'claude-session-start'`
+	wantCmd := `'/opt/ai memory/ai-memory' 'hook' 'claude' 'session-start'`
 	if got := sessionStartCommands(t, settingsArg(t, p.Args)); !reflect.DeepEqual(got, []string{wantCmd}) {
 		t.Errorf("hook commands = %q, want %q", got, wantCmd)
 	}
@@ -84,13 +84,13 @@ func TestClaude_PlanDeliveryMergesUserSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := c.Plan(deliveryRequest(tt.args...))
+			p, err := planWith(c, deliveryRequest(tt.args...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := settingsArg(t, p.Args)
 			cmds := sessionStartCommands(t, s)
-			if len(cmds) != 2 || cmds[0] != "echo mine" || !strings.Contains(cmds[1], "claude-session-start") {
+			if len(cmds) != 2 || cmds[0] != "echo mine" || !strings.Contains(cmds[1], "'hook' 'claude' 'session-start'") {
 				t.Errorf("SessionStart commands = %q, want theirs then ours", cmds)
 			}
 			if s["model"] != "opus" || s["n"] != 1.5 || s["hooks"].(map[string]any)["Stop"] == nil {
@@ -142,7 +142,7 @@ func TestClaude_PlanDeliverySkipped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := deliveryRequest(tt.args...)
-			p, err := c.Plan(r)
+			p, err := planWith(c, r)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestClaude_PlanDeliveryRequiresRunDir(t *testing.T) {
 		{Packet: "P", NewSessionID: "N", HookCommand: testHook},
 		{Packet: "P", NewSessionID: "N", RunDir: "/run"},
 	} {
-		if _, err := (claude{}).Plan(r); err == nil {
+		if _, err := planWith(claude{}, r); err == nil {
 			t.Errorf("Plan(%+v) succeeded without run dir or hook command", r)
 		}
 	}
@@ -174,7 +174,7 @@ func TestClaude_PlanDeliveryRequiresRunDir(t *testing.T) {
 func TestClaude_PlanDeliveryLargePacketInParts(t *testing.T) {
 	r := deliveryRequest()
 	r.Packet = strings.Repeat("0123456789abcdef\n", 2000) // 34,000 chars
-	p, err := claude{}.Plan(r)
+	p, err := planWith(claude{}, r)
 	if err != nil {
 		t.Fatal(err)
 	}

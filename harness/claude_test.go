@@ -21,11 +21,11 @@ type planCase struct {
 	err      error
 }
 
-func runPlanCases(t *testing.T, h Harness, tests []planCase) {
+func runPlanCases(t *testing.T, h Planner, tests []planCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := h.Plan(tt.req)
+			p, err := planWith(h, tt.req)
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("err = %v, want %v", err, tt.err)
 			}

@@ -1,11 +1,32 @@
 package harness
 
-import "strings"
+import (
+	"strings"
 
-// codex plans launches of the OpenAI Codex CLI.
-type codex struct{}
+	"github.com/ai-memory/ai-memory/transcript"
+)
 
-var _ Harness = codex{}
+// codexDescriptor is the OpenAI Codex CLI.
+func codexDescriptor() Descriptor {
+	return Descriptor{
+		Name:       "codex",
+		Product:    "Codex",
+		Executable: "codex",
+		Install:    "npm install -g @openai/codex",
+		SessionEnv: []string{"CODEX_THREAD_ID"},
+		Planner:    codex{},
+		Source:     transcript.CodexSource(),
+	}
+}
+
+// codex plans launches of the OpenAI Codex CLI. baseInstructions reads a
+// rollout's own base instructions (nil means
+// transcript.CodexBaseInstructions); tests replace it.
+type codex struct {
+	baseInstructions func(path string) (string, error)
+}
+
+var _ Planner = codex{}
 
 // codexUtilities are subcommands (and clap aliases) that run a utility, not
 // a session.
@@ -35,38 +56,72 @@ const (
 	codexExec = "exec"
 )
 
-func (codex) Name() string       { return "codex" }
-func (codex) Aliases() []string  { return nil }
-func (codex) Executable() string { return "codex" }
+// Parse reads the Codex argv: `exec` is noninteractive; help, version,
+// --ephemeral and utility subcommands pass through; `resume`, `fork` and
+// `exec resume` are native selectors.
+func (codex) Parse(args []string, stdinTTY bool) (Intent, error) {
+	args, yolo := stripYolo(args)
+	sub, subIdx := firstPositional(args, 0)
+	in := Intent{Args: args, Yolo: yolo, Interactive: stdinTTY && !isExec(sub)}
+	if codexPassthrough(args, sub, subIdx) {
+		in.Mode = ModePassthrough
+		return in, nil
+	}
+	sel := codexSelector(args, sub, subIdx)
+	in.Selector, in.SelectedID = sel.explicit, sel.id
+	return in, nil
+}
 
-// Plan applies the Codex rules: a fresh session needs nothing (Codex makes
+// Build applies the Codex rules: a fresh session needs nothing (Codex makes
 // the id), the linked one is resumed with `resume <id>` (or `exec resume
 // <id>`), nothing is added when the user chose natively; yolo maps to
 // --dangerously-bypass-approvals-and-sandbox; the packet goes in
 // developer_instructions (fresh) or a model_instructions_file holding the
 // session's own base instructions plus the packet (resumed), because Codex
 // ignores developer_instructions on resume.
-func (c codex) Plan(r Request) (Plan, error) {
-	args, yolo := stripYolo(r.Args)
+func (c codex) Build(in Intent, d Decision) (Plan, error) {
+	if in.Mode == ModePassthrough {
+		return Plan{Args: in.Args}, nil
+	}
+	args := in.Args
 	sub, subIdx := firstPositional(args, 0)
-	p := Plan{Interactive: r.StdinTTY && !isExec(sub)}
-	if codexPassthrough(args, sub, subIdx) {
-		p.Args, p.Mode = args, ModePassthrough
-		return p, nil
-	}
 	sel := codexSelector(args, sub, subIdx)
-	if sel.explicit && r.Fresh {
-		return Plan{}, ErrFreshWithSelector
-	}
-	args = c.selectSession(&p, args, sel, sub, subIdx, r)
-	if (yolo || r.Yolo) && !hasFlag(args, codexYolo) {
+	var p Plan
+	args = c.selectSession(&p, args, sel, sub, subIdx, d)
+	if d.Yolo && !hasFlag(args, codexYolo) {
 		args = appendOptions(args, codexYolo)
 	}
-	if r.Packet != "" {
-		args = c.deliver(&p, args, sel.history || p.Resume, r)
+	if d.Packet != "" {
+		target := d.Resume
+		if sel.explicit {
+			target = sel.id
+		}
+		args = c.deliver(&p, args, sel.history || p.Resume, c.base(d, target), d)
 	}
 	p.Args = args
 	return p, nil
+}
+
+// base returns the base instructions of the session the packet goes to,
+// "" when there is none or they cannot be read (delivery is then skipped
+// with a notice, see deliverResumed).
+func (c codex) base(d Decision, target string) string {
+	if target == "" || d.Session == nil {
+		return ""
+	}
+	s, ok := d.Session(target)
+	if !ok || s.Path == "" {
+		return ""
+	}
+	read := c.baseInstructions
+	if read == nil {
+		read = transcript.CodexBaseInstructions
+	}
+	text, err := read(s.Path)
+	if err != nil {
+		return ""
+	}
+	return text
 }
 
 func isExec(sub string) bool { return sub == codexExec || sub == "e" }

@@ -26,9 +26,9 @@ var codexBaseKeys = []string{codexInstructionsFile, "instructions", "experimenta
 // own base instructions followed by the packet. Root-level -c flags reach
 // every subcommand, so ours go first and the user's own, later ones keep
 // precedence.
-func (codex) deliver(p *Plan, args []string, history bool, r Request) []string {
+func (codex) deliver(p *Plan, args []string, history bool, base string, r Decision) []string {
 	if history {
-		return deliverResumed(p, args, r)
+		return deliverResumed(p, args, base, r)
 	}
 	if i := lastConfigIndex(args, codexDevInstructions); i >= 0 {
 		out := append([]string(nil), args...)
@@ -36,30 +36,30 @@ func (codex) deliver(p *Plan, args []string, history bool, r Request) []string {
 		merged := tomlUnquote(ov.value) + "\n\n" + r.Packet
 		out[ov.valueIdx] = ov.prefix + codexDevInstructions + "=" + tomlQuote(merged)
 		p.Notices = append(p.Notices, codexMergedDevNotice)
-		p.Delivery = DeliveryOnStart
+		p.Confirm = ObservedWithPacket{}
 		return out
 	}
-	p.Delivery = DeliveryOnStart
+	p.Confirm = ObservedWithPacket{}
 	return insertAt(args, 0, "-c", codexDevInstructions+"="+tomlQuote(r.Packet))
 }
 
 // deliverResumed writes base instructions + packet to a run file and points
 // model_instructions_file at it, or skips with a notice when that would lose
 // the user's or Codex's own instructions.
-func deliverResumed(p *Plan, args []string, r Request) []string {
+func deliverResumed(p *Plan, args []string, base string, r Decision) []string {
 	for _, key := range codexBaseKeys {
 		if lastConfigIndex(args, key) >= 0 {
 			p.Notices = append(p.Notices, skipNotice(fmt.Sprintf(codexOwnInstructionsFmt, key)))
 			return args
 		}
 	}
-	if strings.TrimSpace(r.BaseInstructions) == "" || r.RunDir == "" {
+	if strings.TrimSpace(base) == "" || r.RunDir == "" {
 		p.Notices = append(p.Notices, skipNotice(codexNoBaseNotice))
 		return args
 	}
 	path := filepath.Join(r.RunDir, codexInstructionsName)
-	p.Files = append(p.Files, File{Path: path, Content: r.BaseInstructions + "\n\n" + r.Packet})
-	p.Delivery = DeliveryOnStart
+	p.Files = append(p.Files, File{Path: path, Content: base + "\n\n" + r.Packet})
+	p.Confirm = ObservedWithPacket{}
 	return insertAt(args, 0, "-c", codexInstructionsFile+"="+tomlQuote(path))
 }
 

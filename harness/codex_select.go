@@ -36,22 +36,21 @@ func codexSelector(args []string, sub string, subIdx int) codexSelection {
 // selectSession records the user's choice or injects the resume of the
 // linked session. A fresh Codex session needs no flag: Codex makes the id
 // and reports it only afterwards.
-func (codex) selectSession(p *Plan, args []string, sel codexSelection, sub string, subIdx int, r Request) []string {
+func (codex) selectSession(p *Plan, args []string, sel codexSelection, sub string, subIdx int, d Decision) []string {
 	switch {
 	case sel.explicit:
-		p.ExplicitSelector, p.ExplicitSessionID = true, sel.id
 		if sel.resume {
 			p.SessionID, p.Resume = sel.id, true
 		}
 		return args
-	case r.Fresh || r.LinkedSessionID == "":
+	case d.Resume == "":
 		return args
 	}
-	p.SessionID, p.Resume = r.LinkedSessionID, true
+	p.SessionID, p.Resume = d.Resume, true
 	if !isExec(sub) {
-		return insertAt(args, 0, "resume", r.LinkedSessionID)
+		return insertAt(args, 0, "resume", d.Resume)
 	}
-	return insertAt(args, execResumePoint(args, subIdx), "resume", r.LinkedSessionID)
+	return insertAt(args, execResumePoint(args, subIdx), "resume", d.Resume)
 }
 
 // execResumePoint is where `resume <id>` goes in an exec command line: after

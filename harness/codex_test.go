@@ -80,7 +80,7 @@ func TestCodex_PlanDeliveryFresh(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := codex{}.Plan(codexDelivery(tt.args...))
+			p, err := planWith(codex{}, codexDelivery(tt.args...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestCodex_PlanDeliveryResumed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := codex{}.Plan(tt.req)
+			p, err := planWith(codex{}, tt.req)
 			if err != nil {
 				t.Fatal(err)
 			}

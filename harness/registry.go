@@ -2,58 +2,143 @@ package harness
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript"
 )
 
-// registry is the explicit list of built-in harnesses. Adding a harness means
-// adding one file and one line here.
-var registry = newRegistry(
-	claude{},
-	codex{},
-)
-
-// registryIndex maps every lower-case name and alias to its harness.
-type registryIndex struct {
-	list   []Harness
-	byName map[string]Harness
+// Descriptor is everything ai-memory knows about one coding-agent CLI. The
+// launcher, the commands and the session index ask it; no package outside
+// the harness's own files names a harness.
+type Descriptor struct {
+	// Name is the canonical harness key used by every package (ledger rows,
+	// session index runtime, `ai-memory run <name>`).
+	Name string
+	// Aliases are other accepted spellings of Name.
+	Aliases []string
+	// Product is the CLI's name for people ("Claude Code").
+	Product string
+	// Executable is the default program name looked up on PATH.
+	Executable string
+	// Install is how to install the CLI, for the not-found message.
+	Install string
+	// SessionEnv names the variables the CLI sets in the shells it runs,
+	// holding the current native session id (`sessions start` detection).
+	SessionEnv []string
+	// Planner turns native argv into launch plans.
+	Planner Planner
+	// Source reads the CLI's native store, read-only.
+	Source transcript.Source
+	// Hooks are the entry points the CLI calls during a managed run, by
+	// event name: `ai-memory hook <name> <event>`.
+	Hooks map[string]Hook
 }
 
-// newRegistry indexes hs; it panics on a duplicate name or alias, because that
-// is a programming error that must fail at start, not at lookup time.
-func newRegistry(hs ...Harness) registryIndex {
-	r := registryIndex{byName: map[string]Harness{}}
-	for _, h := range hs {
-		for _, n := range append([]string{h.Name()}, h.Aliases()...) {
+// Hook is one hook entry point. A hook must never break the agent: the
+// command reports its error on stderr and exits 0.
+type Hook func(stdin io.Reader, stdout io.Writer, getenv func(string) string) error
+
+// registryIndex maps every lower-case name and alias to its descriptor.
+type registryIndex struct {
+	list   []Descriptor
+	byName map[string]int
+}
+
+// newRegistry indexes ds; it panics on a duplicate name or alias or an
+// incomplete descriptor, because that is a programming error that must fail
+// at start, not at lookup time.
+func newRegistry(ds ...Descriptor) registryIndex {
+	r := registryIndex{byName: map[string]int{}}
+	for i, d := range ds {
+		if d.Name == "" || d.Executable == "" || d.Planner == nil || d.Source == nil || d.Source.Harness() != d.Name {
+			panic(fmt.Sprintf("harness: incomplete descriptor %q", d.Name))
+		}
+		for _, n := range append([]string{d.Name}, d.Aliases...) {
 			key := strings.ToLower(n)
 			if _, dup := r.byName[key]; dup {
 				panic(fmt.Sprintf("harness: duplicate name %q", n))
 			}
-			r.byName[key] = h
+			r.byName[key] = i
 		}
-		r.list = append(r.list, h)
+		r.list = append(r.list, d)
 	}
 	return r
 }
 
 // Lookup returns the harness with the given canonical name or alias,
-// case-insensitively ("claude", "claude-code", "codex").
-func Lookup(name string) (Harness, bool) {
-	h, ok := registry.byName[strings.ToLower(strings.TrimSpace(name))]
-	return h, ok
+// case-insensitively.
+func Lookup(name string) (Descriptor, bool) {
+	i, ok := registry.byName[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return Descriptor{}, false
+	}
+	return registry.list[i], true
 }
 
 // All returns the built-in harnesses in registry order.
-func All() []Harness {
-	return append([]Harness(nil), registry.list...)
+func All() []Descriptor {
+	return append([]Descriptor(nil), registry.list...)
 }
 
 // Names returns the canonical harness names, sorted, for usage hints.
 func Names() []string {
 	names := make([]string, 0, len(registry.list))
-	for _, h := range registry.list {
-		names = append(names, h.Name())
+	for _, d := range registry.list {
+		names = append(names, d.Name)
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Usage lists the harnesses for help texts: "claude (claude-code), codex"
+// style, in registry order.
+func Usage() string {
+	parts := make([]string, 0, len(registry.list))
+	for _, d := range registry.list {
+		p := d.Name
+		if len(d.Aliases) > 0 {
+			p += " (" + strings.Join(d.Aliases, ", ") + ")"
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// UnknownError is the one message for a harness name that is not registered.
+func UnknownError(name string) error {
+	return fmt.Errorf("unknown harness %q; known harnesses: %s", name, strings.Join(Names(), ", "))
+}
+
+// StoreEnv returns every registered source's store-override variables, for
+// the launcher to drop when blank (blank means unset for us, so it must mean
+// the same for the agent).
+func StoreEnv() []string {
+	var out []string
+	for _, d := range registry.list {
+		out = append(out, d.Source.StoreEnv()...)
+	}
+	return out
+}
+
+// Runtime is a native session detected from the environment of the shell
+// we run in.
+type Runtime struct {
+	Name, SessionID string
+}
+
+// DetectRuntimes lists, in registry order, the harnesses whose session
+// variables are set in getenv's environment.
+func DetectRuntimes(getenv func(string) string) []Runtime {
+	var out []Runtime
+	for _, d := range registry.list {
+		for _, k := range d.SessionEnv {
+			if id := strings.TrimSpace(getenv(k)); id != "" {
+				out = append(out, Runtime{Name: d.Name, SessionID: id})
+				break
+			}
+		}
+	}
+	return out
 }

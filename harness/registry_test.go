@@ -23,7 +23,7 @@ func TestLookup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		h, ok := Lookup(tt.name)
-		if ok != tt.ok || (ok && h.Name() != tt.want) {
+		if ok != tt.ok || (ok && h.Name != tt.want) {
 			t.Errorf("Lookup(%q) = %v, %v; want %q, %v", tt.name, h, ok, tt.want, tt.ok)
 		}
 	}
@@ -34,32 +34,71 @@ func TestNamesAndAll(t *testing.T) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	all := All()
-	all[0] = nil // callers cannot change the registry
-	if All()[0] == nil {
+	all[0].Name = "changed" // callers cannot change the registry
+	if All()[0].Name == "changed" {
 		t.Error("All() returned the registry's own slice")
 	}
 }
 
-func TestNewRegistryPanicsOnDuplicate(t *testing.T) {
-	for _, hs := range [][]Harness{{claude{}, claude{}}, {claude{}, aliasOf{"CLAUDE-code"}}, {codex{}, aliasOf{"Codex"}}} {
+func TestNewRegistryPanicsOnBadList(t *testing.T) {
+	incomplete := claudeDescriptor()
+	incomplete.Source = nil
+	foreign := claudeDescriptor()
+	foreign.Name, foreign.Aliases = "other", nil // its source reads another harness
+	for _, ds := range [][]Descriptor{
+		{claudeDescriptor(), claudeDescriptor()},
+		{claudeDescriptor(), aliasOf(codexDescriptor(), "CLAUDE-code")},
+		{codexDescriptor(), aliasOf(claudeDescriptor(), "Codex")},
+		{incomplete}, {foreign},
+	} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("newRegistry(%v) did not panic", hs)
+					t.Errorf("newRegistry(%v) did not panic", names(ds))
 				}
 			}()
-			newRegistry(hs...)
+			newRegistry(ds...)
 		}()
 	}
 }
 
-// aliasOf is a harness whose only purpose is to clash with another's alias.
-type aliasOf struct{ alias string }
+// aliasOf is d with an extra alias, to clash with another harness's name.
+func aliasOf(d Descriptor, alias string) Descriptor {
+	d.Aliases = append(append([]string(nil), d.Aliases...), alias)
+	return d
+}
 
-func (a aliasOf) Name() string                 { return "other" }
-func (a aliasOf) Aliases() []string            { return []string{a.alias} }
-func (a aliasOf) Executable() string           { return "other" }
-func (a aliasOf) Plan(r Request) (Plan, error) { return Plan{}, nil }
+func names(ds []Descriptor) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+func TestUsageAndUnknown(t *testing.T) {
+	if got, want := Usage(), "claude (claude-code), codex"; got != want {
+		t.Errorf("Usage() = %q, want %q", got, want)
+	}
+	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex` {
+		t.Errorf("UnknownError = %q", got)
+	}
+	if got, want := StoreEnv(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("StoreEnv() = %v, want %v", got, want)
+	}
+}
+
+func TestDetectRuntimes(t *testing.T) {
+	env := map[string]string{"CODEX_THREAD_ID": " t1 ", "CLAUDE_CODE_SESSION_ID": "c1"}
+	got := DetectRuntimes(func(k string) string { return env[k] })
+	want := []Runtime{{"claude", "c1"}, {"codex", "t1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DetectRuntimes = %v, want %v", got, want)
+	}
+	if got := DetectRuntimes(func(string) string { return " " }); got != nil {
+		t.Errorf("blank variables detected %v", got)
+	}
+}
 
 // TestConformance runs the checks every harness must pass: identity is set,
 // Plan is deterministic, never changes the caller's argv, never duplicates a
@@ -71,22 +110,20 @@ func TestConformance(t *testing.T) {
 		{Args: []string{"exec", "hi"}, Packet: "P", RunDir: "/run", HookCommand: []string{"/bin/hook"}, NewSessionID: "n", BaseInstructions: "B"},
 		{Args: []string{"exec", "hi"}, Packet: "P", RunDir: "/run", HookCommand: []string{"/bin/hook"}, NewSessionID: "n", LinkedSessionID: "l", BaseInstructions: "B"},
 	}
-	for _, h := range All() {
-		if h.Name() == "" || h.Executable() == "" {
-			t.Errorf("%T: empty name or executable", h)
-		}
+	for _, d := range All() {
+		h := d.Planner
 		for _, r := range requests {
 			before := slices.Clone(r.Args)
-			p1, err1 := h.Plan(r)
-			p2, err2 := h.Plan(r)
+			p1, err1 := planWith(h, r)
+			p2, err2 := planWith(h, r)
 			if !reflect.DeepEqual(p1, p2) || (err1 == nil) != (err2 == nil) {
-				t.Errorf("%s: Plan not deterministic for %+v", h.Name(), r)
+				t.Errorf("%s: Plan not deterministic for %+v", d.Name, r)
 			}
 			if !reflect.DeepEqual(r.Args, before) {
-				t.Errorf("%s: Plan changed the request's Args to %q", h.Name(), r.Args)
+				t.Errorf("%s: Plan changed the request's Args to %q", d.Name, r.Args)
 			}
-			checkNoDuplicates(t, h.Name(), p1.Args)
-			checkSubsequence(t, h.Name(), before, p1.Args)
+			checkNoDuplicates(t, d.Name, p1.Args)
+			checkSubsequence(t, d.Name, before, p1.Args)
 		}
 	}
 }

@@ -76,17 +76,17 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 
 func importSources(name string) ([]transcript.Source, error) {
 	if name == "" {
-		return transcript.Sources(), nil
+		var all []transcript.Source
+		for _, h := range harness.All() {
+			all = append(all, h.Source)
+		}
+		return all, nil
 	}
-	h, ok := harness.Lookup(name)
-	if !ok {
-		return nil, unknownHarness(name)
+	h, err := lookupHarness(name)
+	if err != nil {
+		return nil, err
 	}
-	src, ok := transcript.Lookup(h.Name())
-	if !ok {
-		return nil, usageErrorf("no transcript reader for %s", h.Name())
-	}
-	return []transcript.Source{src}, nil
+	return []transcript.Source{h.Source}, nil
 }
 
 func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledger.Run, srcs []transcript.Source, o ImportOptions, env Env, root string) ([]ImportStats, error) {

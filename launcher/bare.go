@@ -66,7 +66,7 @@ func linkedHarness(ctx context.Context, o Options, env Env, id repo.Identity) (s
 	}
 	for _, lk := range links {
 		if h, ok := harness.Lookup(lk.Harness); ok && lk.Current && available(h, env.LookPath) {
-			return h.Name(), nil
+			return h.Name, nil
 		}
 	}
 	return "", nil
@@ -77,11 +77,10 @@ func linkedHarness(ctx context.Context, o Options, env Env, id repo.Identity) (s
 func newestLocalSession(env Env, root string) (transcript.Session, bool) {
 	var all []transcript.Session
 	for _, h := range harness.All() {
-		src, ok := transcript.Lookup(h.Name())
-		if !ok || !available(h, env.LookPath) {
+		if !available(h, env.LookPath) {
 			continue
 		}
-		s, err := src.List(env.transcriptEnv(), root, 1)
+		s, err := h.Source.List(env.transcriptEnv(), root, 1)
 		if err == nil && len(s) > 0 {
 			all = append(all, s[0])
 		}

@@ -35,18 +35,18 @@ func BenchmarkLaunchPhases(b *testing.B) {
 // the run as a finished one (untimed).
 func oneLaunch(b *testing.B, ctx context.Context, env Env, ph *phaseClock) {
 	h, _ := harness.Lookup("claude")
-	src, _ := transcript.Lookup("claude")
+	src := transcript.ClaudeSource()
 	o := Options{Harness: "claude", Args: []string{"-p", "x"}}
-	probe, err := h.Plan(harness.Request{Args: o.Args})
+	intent, err := h.Planner.Parse(o.Args, false)
 	if err != nil {
 		b.Fatal(err)
 	}
-	l := &launch{o: o, env: env, h: h, src: src, exe: "/bin/true", probe: probe}
+	l := &launch{o: o, env: env, h: h, src: src, exe: "/bin/true", intent: intent}
 	var reclaimed []ledger.Run
 	ph.step(b, "open-ledger", func() (err error) { l.db, err = openLedger(l.env); return err })
 	ph.step(b, "workstream", func() error { return l.selectWorkstream(ctx) })
 	ph.step(b, "lease", func() (err error) {
-		l.run, reclaimed, err = acquire(ctx, l.db, l.ws.ID, l.h.Name(), env.Stderr)
+		l.run, reclaimed, err = acquire(ctx, l.db, l.ws.ID, l.h.Name, env.Stderr)
 		l.started, l.hb = env.Now(), startHeartbeat(ctx, l.db, l.run.ID)
 		return err
 	})

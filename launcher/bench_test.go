@@ -75,7 +75,7 @@ func findBenchSession(b *testing.B, path string) transcript.Session {
 		}
 		return ""
 	}}
-	src, _ := transcript.Lookup("claude")
+	src := transcript.ClaudeSource()
 	s, ex, err := src.Find(env, strings.TrimSuffix(filepath.Base(path), ".jsonl"))
 	if ex != transcript.Present {
 		b.Fatalf("benchmark session %s: %v (%v)", path, ex, err)
@@ -87,7 +87,7 @@ func findBenchSession(b *testing.B, path string) transcript.Session {
 // segment, events + FTS index, cursor) into an empty ledger.
 func BenchmarkImport(b *testing.B) {
 	sess := benchSession(b)
-	src, _ := transcript.Lookup("claude")
+	src := transcript.ClaudeSource()
 	b.SetBytes(sess.Size)
 	b.ReportAllocs()
 	var added int

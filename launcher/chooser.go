@@ -27,12 +27,12 @@ var errChooserInterrupted = &Error{Code: 130, Err: errors.New("interrupted; noth
 func (l *launch) choose(ctx context.Context) (choice, error) {
 	sessions, err := l.src.List(l.env.transcriptEnv(), l.id.Root, MaxAdoptionCandidates)
 	if err != nil {
-		return choice{notices: []string{fmt.Sprintf("could not list previous %s sessions (%v); starting fresh", l.h.Name(), err)}}, nil
+		return choice{notices: []string{fmt.Sprintf("could not list previous %s sessions (%v); starting fresh", l.h.Name, err)}}, nil
 	}
 	if len(sessions) == 0 {
 		return choice{}, nil
 	}
-	idx, err := askChoice(ctx, l.env.Stdin, l.env.Stderr, l.h.Name(), l.ws.Name, sessions, l.env.Now())
+	idx, err := askChoice(ctx, l.env.Stdin, l.env.Stderr, l.h.Name, l.ws.Name, sessions, l.env.Now())
 	if err != nil {
 		return choice{}, err
 	}

@@ -20,16 +20,16 @@ type choice struct {
 // linked session (checked in the native store); then, for an empty
 // workstream only, adoption of an existing checkout session; else fresh.
 func (l *launch) decide(ctx context.Context) (choice, error) {
-	if l.probe.ExplicitSelector {
-		return choice{target: l.probe.ExplicitSessionID}, nil
+	if l.intent.Selector {
+		return choice{target: l.intent.SelectedID}, nil
 	}
 	if l.o.New != "" {
 		return choice{}, nil
 	}
 	if l.o.Fresh {
-		return choice{notices: []string{fmt.Sprintf("starting a fresh %s session in workstream '%s'", l.h.Name(), l.ws.Name)}}, nil
+		return choice{notices: []string{fmt.Sprintf("starting a fresh %s session in workstream '%s'", l.h.Name, l.ws.Name)}}, nil
 	}
-	link, ok, err := l.db.CurrentLink(ctx, l.ws.ID, l.h.Name())
+	link, ok, err := l.db.CurrentLink(ctx, l.ws.ID, l.h.Name)
 	if err != nil {
 		return choice{}, wrapperError("read session link", err)
 	}
@@ -47,7 +47,7 @@ func (l *launch) decide(ctx context.Context) (choice, error) {
 	}
 	if l.adopt != "" {
 		return choice{resume: l.adopt, target: l.adopt,
-			notices: []string{fmt.Sprintf("continuing %s session %s of this checkout", l.h.Name(), short(l.adopt))}}, nil
+			notices: []string{fmt.Sprintf("continuing %s session %s of this checkout", l.h.Name, short(l.adopt))}}, nil
 	}
 	if l.interactive() {
 		return l.choose(ctx)
@@ -64,7 +64,7 @@ func (l *launch) checkLinked(id string) choice {
 	case transcript.Absent:
 		return choice{notices: []string{fmt.Sprintf(
 			"linked %s session %s is missing from its native store; starting fresh and repointing workstream '%s'",
-			l.h.Name(), short(id), l.ws.Name)}}
+			l.h.Name, short(id), l.ws.Name)}}
 	default:
 		why := "store unreadable"
 		if err != nil {
@@ -72,13 +72,13 @@ func (l *launch) checkLinked(id string) choice {
 		}
 		return choice{resume: id, target: id, notices: []string{fmt.Sprintf(
 			"could not verify linked %s session %s (%s); resuming it anyway. Use --fresh to start a new session",
-			l.h.Name(), short(id), why)}}
+			l.h.Name, short(id), why)}}
 	}
 }
 
 // interactive reports whether a person can answer the adoption chooser.
 func (l *launch) interactive() bool {
-	return l.probe.Interactive && agentproc.IsTerminal(l.env.Stdin) && agentproc.IsTerminal(l.env.Stderr)
+	return l.intent.Interactive && agentproc.IsTerminal(l.env.Stdin) && agentproc.IsTerminal(l.env.Stderr)
 }
 
 func short(id string) string {

@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -24,7 +23,7 @@ func (l *launch) importer() *Importer {
 func (l *launch) bindSession(ctx context.Context, s transcript.Session) {
 	ctx = context.WithoutCancel(ctx)
 	l.db.SetRunSession(ctx, l.run.ID, s.ID)
-	l.db.LinkSession(ctx, l.ws.ID, l.h.Name(), s.ID)
+	l.db.LinkSession(ctx, l.ws.ID, l.h.Name, s.ID)
 	l.index.bind(s.ID)
 }
 
@@ -49,7 +48,7 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 		stats, err = l.importer().Import(ctx, l.src, sess)
 		if err != nil {
 			notes = append(notes, "native transcript import failed: "+err.Error())
-			say(l.env.Stderr, "could not import the rest of the %s transcript (%v); the transcript is untouched: retry with `ai-memory import --session %s`", l.h.Name(), err, sess.ID)
+			say(l.env.Stderr, "could not import the rest of the %s transcript (%v); the transcript is untouched: retry with `ai-memory import --session %s`", l.h.Name, err, sess.ID)
 		}
 		l.noteLosses(stats.LossNotes)
 		notes = append(notes, l.lossNotes()...)
@@ -79,7 +78,7 @@ func (l *launch) appendNote(ctx context.Context, sid, text string) int {
 		return 0
 	}
 	return l.appendOwn(ctx, ledger.EventInput{
-		Harness: l.h.Name(), NativeSessionID: sid, Kind: ledger.KindAnnotation,
+		Harness: l.h.Name, NativeSessionID: sid, Kind: ledger.KindAnnotation,
 		SourceRecordID: "run:" + l.run.ID + ":losses", Content: "Import notes:\n" + text,
 		Metadata: map[string]any{"loss_count": strings.Count(text, "\n") + 1},
 	})
@@ -89,7 +88,7 @@ func (l *launch) appendNote(ctx context.Context, sid, text string) int {
 func (l *launch) appendCheckpoint(ctx context.Context, sid string, exit int) int {
 	cp := repo.TakeCheckpoint(ctx, l.id.Root)
 	return l.appendOwn(ctx, ledger.EventInput{
-		Harness: l.h.Name(), NativeSessionID: sid, Kind: ledger.KindCheckpoint,
+		Harness: l.h.Name, NativeSessionID: sid, Kind: ledger.KindCheckpoint,
 		SourceRecordID: "run:" + l.run.ID + ":checkpoint", Content: cp.Text(),
 		Metadata: map[string]any{"exit_code": exit},
 	})
@@ -111,20 +110,14 @@ func (l *launch) appendOwn(ctx context.Context, e ledger.EventInput) int {
 func (l *launch) settleDelivery(ctx context.Context, sess transcript.Session, observed bool) {
 	if !observed {
 		if l.packet.text != "" {
-			say(l.env.Stderr, "%s did not start a session; the handoff packet will be sent again next time", l.h.Name())
+			say(l.env.Stderr, "%s did not start a session; the handoff packet will be sent again next time", l.h.Name)
 		}
 		return
 	}
 	owed := l.packet.text != ""
-	confirmed := false
-	switch l.plan.Delivery {
-	case harness.DeliveryHook:
-		confirmed = harness.Acknowledged(filepath.Join(l.runDir, "acks"), sess.ID)
-	case harness.DeliveryOnStart:
-		confirmed = true
-	}
+	confirmed := l.plan.Confirm != nil && l.plan.Confirm.Confirmed(sess.ID)
 	if owed && !confirmed {
-		say(l.env.Stderr, "%s did not confirm receipt of the handoff packet (%d events); it will be sent again next time", l.h.Name(), l.packet.events)
+		say(l.env.Stderr, "%s did not confirm receipt of the handoff packet (%d events); it will be sent again next time", l.h.Name, l.packet.events)
 		return
 	}
 	if owed {
@@ -134,7 +127,7 @@ func (l *launch) settleDelivery(ctx context.Context, sess transcript.Session, ob
 	if err != nil {
 		return
 	}
-	if err := l.db.AdvanceDelivery(ctx, l.ws.ID, l.h.Name(), sess.ID, latest); err != nil {
+	if err := l.db.AdvanceDelivery(ctx, l.ws.ID, l.h.Name, sess.ID, latest); err != nil {
 		say(l.env.Stderr, "could not record handoff delivery: %v", err)
 	}
 }
@@ -147,10 +140,11 @@ func (l *launch) recoverRuns(ctx context.Context, reclaimed []ledger.Run) {
 		if r.NativeSessionID == "" {
 			continue
 		}
-		src, ok := transcript.Lookup(r.Harness)
+		h, ok := harness.Lookup(r.Harness)
 		if !ok {
 			continue
 		}
+		src := h.Source
 		s, ex, _ := src.Find(l.env.transcriptEnv(), r.NativeSessionID)
 		if ex != transcript.Present {
 			continue

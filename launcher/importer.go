@@ -32,7 +32,8 @@ type Importer struct {
 	DB           *ledger.DB
 	WorkstreamID string
 	RunID        string
-	// Progress, when set, is called after each batch with bytes read so far.
+	// Progress, when set, is called after each batch with how far the import
+	// got, in the source's unit (see [transcript.Source.Progress]).
 	Progress func(sess transcript.Session, offset int64)
 }
 
@@ -43,15 +44,15 @@ func (im *Importer) Import(ctx context.Context, src transcript.Source, sess tran
 	if err != nil {
 		return st, err
 	}
-	defer bulkGC(sess.Size - from.Offset)()
+	start, total := src.Progress(sess, from)
+	defer bulkGC(total - start)()
 	losses := map[string]bool{}
-	start := from.Offset
 	emit := func(b transcript.Batch) error {
 		res, err := im.DB.Append(ctx, ledger.Batch{
 			WorkstreamID: im.WorkstreamID,
 			RunID:        im.RunID,
 			Events:       toInputs(src.Harness(), sess.ID, b.Events),
-			Cursor:       &ledger.CursorUpdate{Harness: src.Harness(), NativeSessionID: sess.ID, SourceCursor: b.Cursor.String()},
+			Cursor:       &ledger.CursorUpdate{Harness: src.Harness(), NativeSessionID: sess.ID, SourceCursor: string(b.Cursor)},
 		})
 		if err != nil {
 			return err
@@ -61,9 +62,10 @@ func (im *Importer) Import(ctx context.Context, src transcript.Source, sess tran
 		for _, l := range b.Losses {
 			losses[l.Reason] = true
 		}
-		st.Bytes = b.Cursor.Offset - start
+		done, _ := src.Progress(sess, b.Cursor)
+		st.Bytes = done - start
 		if im.Progress != nil {
-			im.Progress(sess, b.Cursor.Offset)
+			im.Progress(sess, done)
 		}
 		return nil
 	}
@@ -80,15 +82,12 @@ func (im *Importer) Import(ctx context.Context, src transcript.Source, sess tran
 
 func (im *Importer) cursor(ctx context.Context, harnessName string, sess transcript.Session) (transcript.Cursor, error) {
 	link, ok, err := im.DB.SessionLink(ctx, im.WorkstreamID, harnessName, sess.ID)
-	if err != nil || !ok || link.SourceCursor == "" {
-		return transcript.Cursor{}, err
+	if err != nil || !ok {
+		return "", err
 	}
-	c, err := transcript.ParseCursor(link.SourceCursor)
-	if err != nil || c.Path != sess.Path {
-		// An unreadable or foreign cursor restarts from 0; event ids dedupe.
-		return transcript.Cursor{}, nil
-	}
-	return c, nil
+	// Opaque to us: the source restarts from 0 on a cursor it cannot use,
+	// and event ids dedupe the replay.
+	return transcript.Cursor(link.SourceCursor), nil
 }
 
 func toInputs(harnessName, sessionID string, evs []transcript.Event) []ledger.EventInput {

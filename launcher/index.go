@@ -69,7 +69,7 @@ func (ix *indexer) start(nativeID string) {
 	if nativeID == "" {
 		nativeID = "pending"
 	}
-	res, err := ix.store.Start(sessionindex.StartOptions{Runtime: ix.l.h.Name(), NativeID: nativeID, Status: "active"})
+	res, err := ix.store.Start(sessionindex.StartOptions{Runtime: ix.l.h.Name, NativeID: nativeID, Status: "active"})
 	if err != nil {
 		ix.fail(err)
 		return
@@ -102,7 +102,7 @@ func (ix *indexer) end(nativeID string) {
 		return
 	}
 	ix.bind(nativeID)
-	if _, err := ix.store.End(ix.l.h.Name(), ix.native); err != nil {
+	if _, err := ix.store.End(ix.l.h.Name, ix.native); err != nil {
 		ix.fail(err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/ai-memory/ai-memory/handoff"
-	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/repo"
 )
@@ -33,11 +32,11 @@ func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env
 		return HandoffPreview{}, err
 	}
 	if harnessName != "" {
-		h, ok := harness.Lookup(harnessName)
-		if !ok {
-			return HandoffPreview{}, unknownHarness(harnessName)
+		h, err := lookupHarness(harnessName)
+		if err != nil {
+			return HandoffPreview{}, err
 		}
-		harnessName = h.Name()
+		harnessName = h.Name
 	}
 	empty := HandoffPreview{Harness: harnessName}
 	if !ledgerExists(env) {

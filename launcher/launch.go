@@ -20,13 +20,13 @@ import (
 
 // launch is the state of one managed run, from lease to release.
 type launch struct {
-	o     Options
-	env   Env
-	h     harness.Harness
-	src   transcript.Source
-	exe   string
-	probe harness.Plan
-	adopt string
+	o      Options
+	env    Env
+	h      harness.Descriptor
+	src    transcript.Source
+	exe    string
+	intent harness.Intent
+	adopt  string
 
 	db      *ledger.DB
 	id      repo.Identity
@@ -57,7 +57,7 @@ func (l *launch) execute(ctx context.Context) (err error) {
 	if err := l.selectWorkstream(ctx); err != nil {
 		return err
 	}
-	run, reclaimed, err := acquire(ctx, l.db, l.ws.ID, l.h.Name(), l.env.Stderr)
+	run, reclaimed, err := acquire(ctx, l.db, l.ws.ID, l.h.Name, l.env.Stderr)
 	if err != nil {
 		return err
 	}
@@ -110,15 +110,13 @@ func (l *launch) buildPlan() error {
 	if err := os.MkdirAll(l.runDir, 0o700); err != nil {
 		return wrapperError("run directory", err)
 	}
-	req := harness.Request{
-		Args: l.o.Args, Yolo: l.o.Yolo, Fresh: l.o.Fresh,
-		LinkedSessionID: l.choice.resume, NewSessionID: uuid.NewString(),
+	d := harness.Decision{
+		Yolo: l.o.Yolo || l.intent.Yolo, Resume: l.choice.resume, NewSessionID: uuid.NewString(),
 		Packet: l.packet.text, RunDir: l.runDir,
-		HookCommand:      []string{l.env.Self, "hook", "claude-session-start"},
-		BaseInstructions: l.packet.baseInstructions,
-		StdinTTY:         agentproc.IsTerminal(l.env.Stdin),
+		HookCommand: []string{l.env.Self, "hook", l.h.Name},
+		Session:     l.lookupSession,
 	}
-	plan, err := l.h.Plan(req)
+	plan, err := l.h.Planner.Build(l.intent, d)
 	if err != nil {
 		return &Error{Code: CodeUsage, Err: err}
 	}
@@ -155,7 +153,7 @@ func (l *launch) childEnv() []string {
 	extra := map[string]string{
 		"AI_MEMORY_RUN_ID":        l.run.ID,
 		"AI_MEMORY_WORKSTREAM_ID": l.ws.ID,
-		"AI_MEMORY_HARNESS":       l.h.Name(),
+		"AI_MEMORY_HARNESS":       l.h.Name,
 	}
 	if l.plan.SessionID != "" {
 		extra["AI_MEMORY_NATIVE_SESSION_ID"] = l.plan.SessionID
@@ -163,7 +161,7 @@ func (l *launch) childEnv() []string {
 	for k, v := range l.plan.Env {
 		extra[k] = v
 	}
-	return mergeEnv(l.env.Environ, extra, []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"})
+	return mergeEnv(l.env.Environ, extra, harness.StoreEnv())
 }
 
 func (l *launch) spawnAndFinish(ctx context.Context) error {
@@ -176,7 +174,7 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	proc, err := agentproc.Start(agentproc.Spec{
 		Path: l.exe, Args: l.plan.Args, Env: l.childEnv(), Dir: l.env.Dir,
 		Stdin: l.env.Stdin, Stdout: l.env.Stdout, Stderr: l.env.Stderr,
-		PTY: usePTY(l.env, l.plan.Interactive),
+		PTY: usePTY(l.env, l.intent.Interactive),
 	})
 	if err != nil {
 		l.finishFailedStart(ctx, err)
@@ -197,7 +195,7 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	proc.Restore()
 	l.live.stop()
 	if werr != nil {
-		say(l.env.Stderr, "waiting for %s failed: %v", l.h.Name(), werr)
+		say(l.env.Stderr, "waiting for %s failed: %v", l.h.Name, werr)
 	}
 	if err := l.finish(ctx, st); err != nil {
 		say(l.env.Stderr, "%v", err)

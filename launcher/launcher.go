@@ -90,11 +90,21 @@ func Run(ctx context.Context, o Options, env Env) error {
 	if o.Harness == "" {
 		return runBare(ctx, o, env)
 	}
-	h, ok := harness.Lookup(o.Harness)
-	if !ok {
-		return unknownHarness(o.Harness)
+	h, err := lookupHarness(o.Harness)
+	if err != nil {
+		return err
 	}
 	return runHarness(ctx, o, env, h, "")
+}
+
+// lookupHarness is the one lookup of a user-typed harness name: an unknown
+// name is a usage error listing the registered ones.
+func lookupHarness(name string) (harness.Descriptor, error) {
+	h, ok := harness.Lookup(name)
+	if !ok {
+		return h, unknownHarness(name)
+	}
+	return h, nil
 }
 
 func checkOptions(o Options) error {
@@ -114,31 +124,30 @@ func checkOptions(o Options) error {
 
 // runHarness runs h; adopt names a native session to adopt when the
 // workstream is empty (bare run), "" otherwise.
-func runHarness(ctx context.Context, o Options, env Env, h harness.Harness, adopt string) error {
+func runHarness(ctx context.Context, o Options, env Env, h harness.Descriptor, adopt string) error {
 	exe, err := resolveExecutable(h, o.Executable, env.LookPath)
 	if err != nil {
 		return err
 	}
-	probe, err := h.Plan(harness.Request{Args: o.Args, Yolo: o.Yolo, Fresh: o.Fresh, StdinTTY: agentproc.IsTerminal(env.Stdin)})
+	intent, err := h.Planner.Parse(o.Args, agentproc.IsTerminal(env.Stdin))
 	if err != nil {
 		return &Error{Code: CodeUsage, Err: err}
 	}
-	if probe.Mode == harness.ModePassthrough {
-		return runPassthrough(env, exe, probe)
+	if intent.Mode == harness.ModePassthrough {
+		return runPassthrough(env, exe, intent.Args)
 	}
-	src, ok := transcript.Lookup(h.Name())
-	if !ok {
-		return wrapperError("transcript", fmt.Errorf("no transcript reader for %s", h.Name()))
+	if intent.Selector && o.Fresh {
+		return &Error{Code: CodeUsage, Err: harness.ErrFreshWithSelector}
 	}
-	l := &launch{o: o, env: env, h: h, src: src, exe: exe, probe: probe, adopt: adopt}
+	l := &launch{o: o, env: env, h: h, src: h.Source, exe: exe, intent: intent, adopt: adopt}
 	return l.execute(ctx)
 }
 
 // runPassthrough runs help/version/utility invocations untouched: no
 // lease, no session flags, no import.
-func runPassthrough(env Env, exe string, plan harness.Plan) error {
+func runPassthrough(env Env, exe string, args []string) error {
 	proc, err := agentproc.Start(agentproc.Spec{
-		Path: exe, Args: plan.Args, Env: env.Environ, Dir: env.Dir,
+		Path: exe, Args: args, Env: env.Environ, Dir: env.Dir,
 		Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr,
 		PTY: usePTY(env, true),
 	})

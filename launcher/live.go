@@ -2,7 +2,6 @@ package launcher
 
 import (
 	"context"
-	"os"
 	"sync"
 	"time"
 
@@ -105,7 +104,10 @@ func (l *launch) resolveSession() (transcript.Session, bool) {
 
 // Transcript settling after the agent exited: poll until two observations
 // agree, at most settlePolls times. Agents flush on exit, so two polls
-// (~50 ms) are the usual cost; a slow flush gets up to 2 s.
+// (~50 ms) are the usual cost; a slow flush gets up to 2 s. A session that
+// is absent after exit is waited for only when its source says the store
+// can still be written once the agent is gone (transcript.Source.
+// WrittenAfterExit): an agent that wrote nothing costs one look, not 2 s.
 const (
 	settlePolls    = 40
 	settleInterval = 50 * time.Millisecond
@@ -115,20 +117,32 @@ const (
 // the agent exited.
 func (l *launch) settleSession(known transcript.Session, found bool) (transcript.Session, bool) {
 	var last transcript.Session
+	seen := false
 	for i := 0; i < settlePolls; i++ {
-		s, ok := known, found
-		if !ok || s.Path == "" {
-			s, ok = l.resolveSession()
-		} else if fi, err := os.Stat(s.Path); err == nil {
-			s.Size, s.ModTime = fi.Size(), fi.ModTime() // the file is known: no store scan
-		}
-		if ok && i > 0 && s.Path == last.Path && s.Size == last.Size {
+		s, ok := l.observe(known, found)
+		if ok && seen && l.src.Settled(last, s) {
 			return s, true
 		}
+		if !ok && !seen && !l.src.WrittenAfterExit() {
+			return transcript.Session{}, false // nothing can appear any more
+		}
 		if ok {
-			last, known, found = s, s, true
+			last, known, found, seen = s, s, true, true
 		}
 		time.Sleep(settleInterval)
 	}
-	return last, last.Path != ""
+	return last, seen
+}
+
+// observe is the session's current state: a known session is refreshed by
+// its source (no store scan; kept as last seen when that fails, for the
+// import to report); otherwise the store is searched.
+func (l *launch) observe(known transcript.Session, found bool) (transcript.Session, bool) {
+	if !found || known.Path == "" {
+		return l.resolveSession()
+	}
+	if s, ok := l.src.Refresh(known); ok {
+		return s, true
+	}
+	return known, true
 }

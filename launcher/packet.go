@@ -11,15 +11,14 @@ import (
 // packet is the handoff owed to the launched native session: the events
 // after its delivery cursor up to the ledger end at launch.
 type packet struct {
-	text             string
-	summary          string
-	after, through   int64
-	events           int
-	baseInstructions string
+	text           string
+	summary        string
+	after, through int64
+	events         int
 }
 
 func (l *launch) buildPacket(ctx context.Context) (packet, error) {
-	in, err := PacketInput(ctx, l.db, l.ws, l.h.Name(), l.choice.target)
+	in, err := PacketInput(ctx, l.db, l.ws, l.h.Name, l.choice.target)
 	if err != nil {
 		return packet{}, wrapperError("build handoff packet", err)
 	}
@@ -29,24 +28,17 @@ func (l *launch) buildPacket(ctx context.Context) (packet, error) {
 		return p, nil
 	}
 	p.summary = handoff.Summary(in)
-	if l.h.Name() == "codex" && l.choice.target != "" {
-		if path := l.targetPath(); path != "" {
-			p.baseInstructions, _ = transcript.CodexBaseInstructions(path)
-		}
-	}
 	return p, nil
 }
 
-// targetPath is the transcript of the target session, reusing the lookup
+// lookupSession finds a native session for the planner, reusing the lookup
 // decide already made (a store scan, on the path before the agent starts).
-func (l *launch) targetPath() string {
-	if s := l.choice.session; s.ID == l.choice.target && s.Path != "" {
-		return s.Path
+func (l *launch) lookupSession(id string) (transcript.Session, bool) {
+	if s := l.choice.session; id != "" && s.ID == id && s.Path != "" {
+		return s, true
 	}
-	if s, ex, _ := l.src.Find(l.env.transcriptEnv(), l.choice.target); ex == transcript.Present {
-		return s.Path
-	}
-	return ""
+	s, ex, _ := l.src.Find(l.env.transcriptEnv(), id)
+	return s, ex == transcript.Present
 }
 
 // PacketInput collects the unseen range of target (a native session of

@@ -9,10 +9,7 @@ import (
 )
 
 // ErrRuntimeRequired is returned when no runtime was given or detected.
-var ErrRuntimeRequired = errors.New("runtime unknown: pass --runtime (codex, claude, ...) or run inside a supported agent")
-
-// runtimeAliases maps accepted spellings to the canonical harness names.
-var runtimeAliases = map[string]string{"claude-code": "claude"}
+var ErrRuntimeRequired = errors.New("runtime unknown: pass --runtime NAME (the agent's harness name) or run inside a supported agent")
 
 var runtimePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
 
@@ -22,15 +19,13 @@ const (
 	maxFocus    = 280
 )
 
-// NormalizeRuntime lower-cases and canonicalises a runtime name and checks
-// that it is a short slug, since it becomes part of the record id.
+// NormalizeRuntime lower-cases a runtime name and checks that it is a short
+// slug, since it becomes part of the record id. Harness aliases are mapped
+// to canonical names by the callers, which know the harness registry.
 func NormalizeRuntime(rt string) (string, error) {
 	rt = strings.ToLower(strings.TrimSpace(rt))
 	if rt == "" {
 		return "", ErrRuntimeRequired
-	}
-	if c, ok := runtimeAliases[rt]; ok {
-		rt = c
 	}
 	if !runtimePattern.MatchString(rt) {
 		return "", fmt.Errorf("runtime %q is not a valid name: use lower-case letters, digits, '.', '_' or '-'", rt)
@@ -59,18 +54,24 @@ func normalizeFocus(f string) string {
 	return f
 }
 
+// Native is a session an agent CLI announced in its shell's environment.
+type Native struct {
+	Runtime, ID string
+}
+
 // DetectRuntime finds the runtime and native session id of the agent whose
-// shell we are in: CODEX_THREAD_ID means codex, CLAUDE_CODE_SESSION_ID means
-// claude, and inside `ai-memory run` AI_MEMORY_HARNESS (with
-// AI_MEMORY_NATIVE_SESSION_ID when known). The first match wins; nested
+// shell we are in: the first of native (what the agents' own session
+// variables say, in the caller's order), else, inside `ai-memory run`,
+// AI_MEMORY_HARNESS (with AI_MEMORY_NATIVE_SESSION_ID when known). Nested
 // agents inherit their parent's variables, so explicit flags beat this.
 // It returns empty strings when nothing is known.
-func DetectRuntime(getenv func(string) string) (runtime, nativeID string) {
-	if id := strings.TrimSpace(getenv("CODEX_THREAD_ID")); id != "" {
-		return "codex", id
-	}
-	if id := strings.TrimSpace(getenv("CLAUDE_CODE_SESSION_ID")); id != "" {
-		return "claude", id
+func DetectRuntime(getenv func(string) string, native []Native) (runtime, nativeID string) {
+	for _, n := range native {
+		if id := strings.TrimSpace(n.ID); id != "" {
+			if rt, err := NormalizeRuntime(n.Runtime); err == nil {
+				return rt, id
+			}
+		}
 	}
 	if h := strings.TrimSpace(getenv("AI_MEMORY_HARNESS")); h != "" {
 		if rt, err := NormalizeRuntime(h); err == nil {

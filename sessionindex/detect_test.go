@@ -4,24 +4,25 @@ import "testing"
 
 func TestDetectRuntime(t *testing.T) {
 	tests := []struct {
-		name       string
-		env        map[string]string
-		rt, native string // want
+		name        string
+		env         map[string]string
+		native      []Native
+		rt, native_ string // want
 	}{
-		{name: "nothing", env: nil},
-		{name: "codex", env: map[string]string{"CODEX_THREAD_ID": "019f"}, rt: "codex", native: "019f"},
-		{name: "claude", env: map[string]string{"CLAUDE_CODE_SESSION_ID": "c1"}, rt: "claude", native: "c1"},
-		{name: "codex wins over claude", env: map[string]string{"CODEX_THREAD_ID": "x", "CLAUDE_CODE_SESSION_ID": "y"}, rt: "codex", native: "x"},
-		{name: "launcher with id", env: map[string]string{"AI_MEMORY_HARNESS": "claude-code", "AI_MEMORY_NATIVE_SESSION_ID": "u1"}, rt: "claude", native: "u1"},
-		{name: "launcher without id", env: map[string]string{"AI_MEMORY_HARNESS": "codex"}, rt: "codex"},
+		{name: "nothing"},
+		{name: "agent variable", native: []Native{{"agent-a", "019f"}}, rt: "agent-a", native_: "019f"},
+		{name: "first agent wins", native: []Native{{"agent-a", "x"}, {"agent-b", "y"}}, rt: "agent-a", native_: "x"},
+		{name: "agent beats launcher", env: map[string]string{"AI_MEMORY_HARNESS": "agent-b"}, native: []Native{{"Agent-A", "x"}}, rt: "agent-a", native_: "x"},
+		{name: "launcher with id", env: map[string]string{"AI_MEMORY_HARNESS": "Agent-B", "AI_MEMORY_NATIVE_SESSION_ID": "u1"}, rt: "agent-b", native_: "u1"},
+		{name: "launcher without id", env: map[string]string{"AI_MEMORY_HARNESS": "agent-b"}, rt: "agent-b"},
 		{name: "launcher junk name", env: map[string]string{"AI_MEMORY_HARNESS": "a b"}},
-		{name: "blank values", env: map[string]string{"CODEX_THREAD_ID": "  "}},
+		{name: "blank values", native: []Native{{"agent-a", "  "}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rt, native := DetectRuntime(func(k string) string { return tt.env[k] })
-			if rt != tt.rt || native != tt.native {
-				t.Fatalf("got (%q, %q), want (%q, %q)", rt, native, tt.rt, tt.native)
+			rt, native := DetectRuntime(func(k string) string { return tt.env[k] }, tt.native)
+			if rt != tt.rt || native != tt.native_ {
+				t.Fatalf("got (%q, %q), want (%q, %q)", rt, native, tt.rt, tt.native_)
 			}
 		})
 	}

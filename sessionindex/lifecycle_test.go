@@ -149,7 +149,7 @@ func TestInterrupt(t *testing.T) {
 func TestMarkInterrupted(t *testing.T) {
 	s, _, _ := newStore(t)
 	a := mustStart(t, s, StartOptions{Runtime: "claude", NativeID: "A"})
-	r, ok, err := s.MarkInterrupted("claude-code", "A")
+	r, ok, err := s.MarkInterrupted("CLAUDE", "A")
 	if err != nil || !ok || r.ID != a.Session.ID || r.Status != StatusInterrupted {
 		t.Fatalf("mark: %+v %v %v", r, ok, err)
 	}

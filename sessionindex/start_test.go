@@ -204,9 +204,11 @@ func TestStartValidation(t *testing.T) {
 	}
 }
 
-func TestStartAliasRuntime(t *testing.T) {
+// TestStartRuntimeNormalised: the runtime is trimmed and lower-cased (harness
+// aliases are mapped by the callers, which know the harness registry).
+func TestStartRuntimeNormalised(t *testing.T) {
 	s, _, _ := newStore(t)
-	if res := mustStart(t, s, StartOptions{Runtime: " Claude-Code "}); res.Session.Runtime != "claude" || res.Session.ID != "20260804-1641-claude" {
-		t.Fatalf("alias not canonicalised: %+v", res.Session)
+	if res := mustStart(t, s, StartOptions{Runtime: " Claude "}); res.Session.Runtime != "claude" || res.Session.ID != "20260804-1641-claude" {
+		t.Fatalf("runtime not normalised: %+v", res.Session)
 	}
 }

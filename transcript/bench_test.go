@@ -77,7 +77,7 @@ func benchRead(b *testing.B, src Source, path string) {
 	events := 0
 	for b.Loop() {
 		events = 0
-		err := src.Read(context.Background(), Session{Path: path}, Cursor{}, ReadOptions{}, func(bt Batch) error {
+		err := src.Read(context.Background(), Session{Path: path}, Cursor(""), ReadOptions{}, func(bt Batch) error {
 			events += len(bt.Events)
 			return nil
 		})

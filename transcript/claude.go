@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // claudeFoldMax is the folded project-directory length beyond which Claude
@@ -44,12 +46,20 @@ func claudeFold(cwd string) string {
 
 // claudeSource reads Claude Code: <root>/projects/<folded cwd>/<id>.jsonl.
 // Subagent transcripts live in <id>/subagents/ and are never sessions.
-type claudeSource struct{}
+type claudeSource struct{ fileStore }
+
+// claudeConfigEnv names the store-override variable.
+const claudeConfigEnv = "CLAUDE_CONFIG_DIR"
+
+// ClaudeSource returns the Claude Code store reader.
+func ClaudeSource() Source { return claudeSource{} }
 
 func (claudeSource) Harness() string { return "claude" }
 
+func (claudeSource) StoreEnv() []string { return []string{claudeConfigEnv} }
+
 func (claudeSource) StoreRoot(env Env) string {
-	if v := env.lookup("CLAUDE_CONFIG_DIR"); v != "" {
+	if v := env.lookup(claudeConfigEnv); v != "" {
 		return v
 	}
 	return filepath.Join(env.Home, ".claude")
@@ -148,7 +158,7 @@ func claudeHeaderCwd(path string) string {
 func claudeHeaderCwdErr(path string) (string, error) {
 	var cwd string
 	err := scanHeader(path, headerLineMax, func(rec []byte) bool {
-		cwd = str(jsonGet(rec, "cwd"))
+		cwd = str(jsonx.Get(rec, "cwd"))
 		return cwd == ""
 	})
 	return cwd, err

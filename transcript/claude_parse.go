@@ -1,5 +1,7 @@
 package transcript
 
+import "github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+
 // claudeMarkers are texts Claude Code injects into user records that the
 // person never typed: reminders, slash-command markup and hook output.
 var claudeMarkers = []string{
@@ -23,8 +25,8 @@ type claudeRecord struct {
 
 func decodeClaude(rec []byte) claudeRecord {
 	var r claudeRecord
-	jsonFields(rec, func(k, v []byte) bool {
-		switch string(keyName(k)) {
+	jsonx.Fields(rec, func(k, v []byte) bool {
+		switch string(jsonx.KeyName(k)) {
 		case "type":
 			r.typ = v
 		case "uuid":
@@ -38,11 +40,11 @@ func decodeClaude(rec []byte) claudeRecord {
 		case "content":
 			r.content = v
 		case "isMeta":
-			r.isMeta = jsonBool(v)
+			r.isMeta = jsonx.Bool(v)
 		case "isSidechain":
-			r.sidechain = jsonBool(v)
+			r.sidechain = jsonx.Bool(v)
 		case "isCompactSummary":
-			r.compactSummary = jsonBool(v)
+			r.compactSummary = jsonx.Bool(v)
 		}
 		return true
 	})
@@ -68,7 +70,7 @@ func (claudeParser) parse(rec []byte, off int64, out *sink) {
 		}
 		claudeCompaction(text, off, base, out)
 	case "attachment":
-		out.loss(off, "injected context skipped (attachment "+str(jsonGet(jsonGet(rec, "attachment"), "type"))+")")
+		out.loss(off, "injected context skipped (attachment "+str(jsonx.Get(jsonx.Get(rec, "attachment"), "type"))+")")
 	}
 	// Every other type (queue-operation, last-prompt, mode, system, the
 	// api-request/cost records of 2.1.332, future ones) is bookkeeping.
@@ -89,7 +91,7 @@ func claudeConversation(r claudeRecord, off int64, base Event, out *sink) {
 		return
 	}
 	var m [2][]byte
-	jsonPick(r.message, claudeMessageKeys, m[:])
+	jsonx.Pick(r.message, claudeMessageKeys, m[:])
 	content, role := m[0], str(m[1])
 	if role == "" {
 		role = str(r.typ)
@@ -99,12 +101,12 @@ func claudeConversation(r claudeRecord, off int64, base Event, out *sink) {
 		claudeCompaction(text, off, base, out)
 		return
 	}
-	if s, ok := jsonString(content); ok {
+	if s, ok := jsonx.String(content); ok {
 		claudeText(s, role, 0, off, base, out)
 		return
 	}
 	i := 0
-	jsonElems(content, func(block []byte) bool {
+	jsonx.Elems(content, func(block []byte) bool {
 		claudeBlock(block, role, i, off, base, out)
 		i++
 		return true
@@ -136,7 +138,7 @@ func (f *claudeBlockFields) get(key string) []byte {
 
 func claudeBlock(block []byte, role string, idx int, off int64, base Event, out *sink) {
 	var f claudeBlockFields
-	jsonPick(block, claudeBlockKeys, f[:])
+	jsonx.Pick(block, claudeBlockKeys, f[:])
 	base.BlockIndex = idx
 	switch typ := str(f.get("type")); typ {
 	case "text":
@@ -166,7 +168,7 @@ func claudeToolResult(f *claudeBlockFields, off int64, base Event, out *sink) {
 	base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 	base.Metadata = map[string]any{
 		"call_id":  str(f.get("tool_use_id")),
-		"is_error": jsonBool(f.get("is_error")),
+		"is_error": jsonx.Bool(f.get("is_error")),
 	}
 	toolResultEvent(out, off, base)
 }

@@ -11,17 +11,27 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // codexSource reads Codex CLI rollouts:
 // <root>/sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl, whose first
 // record (session_meta) names the session id and cwd.
-type codexSource struct{}
+type codexSource struct{ fileStore }
+
+// codexHomeEnv names the store-override variable.
+const codexHomeEnv = "CODEX_HOME"
+
+// CodexSource returns the Codex CLI store reader.
+func CodexSource() Source { return codexSource{} }
 
 func (codexSource) Harness() string { return "codex" }
 
+func (codexSource) StoreEnv() []string { return []string{codexHomeEnv} }
+
 func (codexSource) StoreRoot(env Env) string {
-	if v := env.lookup("CODEX_HOME"); v != "" {
+	if v := env.lookup(codexHomeEnv); v != "" {
 		return v
 	}
 	return filepath.Join(env.Home, ".codex")
@@ -155,11 +165,11 @@ func codexHeader(path string) (id, cwd string) {
 // be read.
 func codexHeaderErr(path string) (id, cwd string, err error) {
 	err = scanHeader(path, headerLineMax*8, func(rec []byte) bool {
-		if str(jsonGet(rec, "type")) != "session_meta" {
+		if str(jsonx.Get(rec, "type")) != "session_meta" {
 			return true
 		}
-		p := jsonGet(rec, "payload")
-		id, cwd = str(jsonGet(p, "id")), str(jsonGet(p, "cwd"))
+		p := jsonx.Get(rec, "payload")
+		id, cwd = str(jsonx.Get(p, "id")), str(jsonx.Get(p, "cwd"))
 		return false
 	})
 	return id, cwd, err
@@ -201,11 +211,11 @@ func CodexBaseInstructions(path string) (string, error) {
 	var text string
 	found := false
 	err := scanHeader(path, 4<<20, func(rec []byte) bool {
-		if str(jsonGet(rec, "type")) != "session_meta" {
+		if str(jsonx.Get(rec, "type")) != "session_meta" {
 			return true
 		}
-		bi := jsonGet(jsonGet(rec, "payload"), "base_instructions")
-		text, found = jsonString(jsonGet(bi, "text"))
+		bi := jsonx.Get(jsonx.Get(rec, "payload"), "base_instructions")
+		text, found = jsonx.String(jsonx.Get(bi, "text"))
 		return false
 	})
 	if err != nil {

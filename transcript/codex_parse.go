@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // codexMarkers are user-role texts Codex injects (environment, AGENTS.md and
@@ -37,13 +39,13 @@ var codexPayloadKeys = []string{"type", "role", "content", "name", "arguments", 
 
 func decodeCodexPayload(v []byte) codexPayload {
 	var f [11][]byte
-	jsonPick(v, codexPayloadKeys, f[:])
+	jsonx.Pick(v, codexPayloadKeys, f[:])
 	return codexPayload{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]}
 }
 
 func (codexParser) parse(rec []byte, off int64, out *sink) {
 	var top [3][]byte
-	jsonPick(rec, codexTopKeys, top[:])
+	jsonx.Pick(rec, codexTopKeys, top[:])
 	typ := str(top[0])
 	if typ != "response_item" && typ != "compacted" {
 		return // session_meta, turn_context, world_state, event_msg, token usage, future types
@@ -100,9 +102,9 @@ func codexMessage(p codexPayload, off int64, base Event, out *sink) {
 		return
 	}
 	i := 0
-	jsonElems(p.content, func(item []byte) bool {
+	jsonx.Elems(p.content, func(item []byte) bool {
 		var f [2][]byte
-		jsonPick(item, codexPartKeys, f[:])
+		jsonx.Pick(item, codexPartKeys, f[:])
 		e := base
 		e.BlockIndex, e.Kind, e.Role = i, KindMessage, role
 		i++
@@ -122,11 +124,11 @@ var codexPartKeys = []string{"type", "text"}
 // jsonArgs returns the arguments of a function call as JSON: Codex stores
 // them as a string holding JSON; a string that is not JSON stays a string.
 func jsonArgs(raw []byte) []byte {
-	s, ok := jsonString(raw)
+	s, ok := jsonx.String(raw)
 	if !ok {
 		return raw
 	}
-	if b := []byte(s); jsonValid(b) {
+	if b := []byte(s); jsonx.Valid(b) {
 		return b
 	}
 	return raw
@@ -147,8 +149,8 @@ func codexOutput(p codexPayload, off int64, base Event, out *sink) {
 	text, other := blockTexts(raw)
 	failed := false
 	if raw != nil && raw[0] == '{' { // {content, success} form
-		text, _ = blockTexts(jsonGet(raw, "content"))
-		failed = string(jsonGet(raw, "success")) == "false"
+		text, _ = blockTexts(jsonx.Get(raw, "content"))
+		failed = string(jsonx.Get(raw, "success")) == "false"
 	}
 	if other > 0 {
 		out.loss(off, "non-text tool output part skipped")
@@ -170,9 +172,9 @@ var codexExitLine = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit co
 func codexShellOutput(text string) (string, bool) {
 	if strings.HasPrefix(text, "{") {
 		b := []byte(text)
-		if jsonValid(b) {
-			if out, ok := jsonString(jsonGet(b, "output")); ok {
-				code, err := strconv.Atoi(string(jsonGet(jsonGet(b, "metadata"), "exit_code")))
+		if jsonx.Valid(b) {
+			if out, ok := jsonx.String(jsonx.Get(b, "output")); ok {
+				code, err := strconv.Atoi(string(jsonx.Get(jsonx.Get(b, "metadata"), "exit_code")))
 				return out, err == nil && code != 0
 			}
 		}

@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonl"
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // Discovery bounds: a store may hold years of sessions, and discovery runs
@@ -58,9 +61,9 @@ func scanHeader(path string, maxLine int, fn func(rec []byte) bool) error {
 	br := bufio.NewReaderSize(f, 64<<10)
 	var acc []byte
 	for n := 0; n < headerLines; n++ {
-		line, tooLong, err := readBoundedLine(br, maxLine, acc[:0])
+		line, tooLong, err := jsonl.ReadBoundedLine(br, maxLine, acc[:0])
 		acc = line[:0]
-		if !tooLong && jsonValid(line) && !fn(line) {
+		if !tooLong && jsonx.Valid(line) && !fn(line) {
 			return nil
 		}
 		if errors.Is(err, io.EOF) {
@@ -71,30 +74,6 @@ func scanHeader(path string, maxLine int, fn func(rec []byte) bool) error {
 		}
 	}
 	return nil
-}
-
-// readBoundedLine reads one line into buf, keeping at most max bytes.
-func readBoundedLine(br *bufio.Reader, max int, buf []byte) ([]byte, bool, error) {
-	tooLong := false
-	for {
-		frag, err := br.ReadSlice('\n')
-		if len(buf)+len(frag) > max+1 {
-			tooLong = true
-		} else {
-			buf = append(buf, frag...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return trimLine(buf), tooLong, err
-	}
-}
-
-func trimLine(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
-		b = b[:len(b)-1]
-	}
-	return b
 }
 
 // validID reports whether id can name a session file: a non-empty single

@@ -84,7 +84,7 @@ func TestClaudeDiscovery(t *testing.T) {
 	writeFile(t, filepath.Join(ClaudeProjectDir(filepath.Join(s.home, ".claude"), s.repo), "new", "subagents", "agent-1.jsonl"),
 		`{"type":"user","uuid":"sa","cwd":"`+s.repo+`","message":{"role":"user","content":"sub"}}`+"\n")
 	before := treeSums(t, s.home)
-	src, _ := Lookup("claude")
+	src, _ := sourceFor("claude")
 
 	tests := []struct {
 		name, checkout string
@@ -112,7 +112,7 @@ func TestClaudeDiscovery(t *testing.T) {
 	}
 	all, _ := src.List(s.env, s.repo, 0)
 	for _, sess := range all {
-		if r := readAll(t, src, sess.Path, Cursor{}, ReadOptions{}); len(r.events) != 1 {
+		if r := readAll(t, src, sess.Path, Cursor(""), ReadOptions{}); len(r.events) != 1 {
 			t.Errorf("Read(%s) = %d events", sess.ID, len(r.events))
 		}
 	}
@@ -129,7 +129,7 @@ func TestCodexDiscovery(t *testing.T) {
 	s.codexSession(t, "2026/11/30", "id-nometa", "", 0)
 	writeFile(t, filepath.Join(s.home, ".codex", "sessions", "2026", "11", "30", "notes.jsonl"), "{}\n")
 	before := treeSums(t, s.home)
-	src, _ := Lookup("codex")
+	src, _ := sourceFor("codex")
 
 	got, err := src.List(s.env, s.link, 0)
 	if err != nil || !reflect.DeepEqual(ids(got), []string{"id-new", "id-old"}) {
@@ -179,7 +179,7 @@ func TestFind(t *testing.T) {
 		{"codex", "x-1", broken, Unknown},
 	}
 	for _, tt := range tests {
-		src, _ := Lookup(tt.harness)
+		src, _ := sourceFor(tt.harness)
 		sess, got, err := src.Find(tt.st.env, tt.id)
 		if got != tt.want {
 			t.Errorf("%s Find(%q) = %v (%v), want %v", tt.harness, tt.id, got, err, tt.want)
@@ -199,7 +199,6 @@ func TestStoreRootOverrides(t *testing.T) {
 	}{
 		{"claude", "CLAUDE_CONFIG_DIR", "/cfg/claude", "/cfg/claude"},
 		{"claude", "CLAUDE_CONFIG_DIR", "  ", "/h/.claude"},
-		{"claude-code", "CLAUDE_CONFIG_DIR", "", "/h/.claude"},
 		{"codex", "CODEX_HOME", "/cfg/codex", "/cfg/codex"},
 		{"codex", "CODEX_HOME", "", "/h/.codex"},
 	}
@@ -210,13 +209,13 @@ func TestStoreRootOverrides(t *testing.T) {
 			}
 			return ""
 		}}
-		src, ok := Lookup(tt.harness)
+		src, ok := sourceFor(tt.harness)
 		if !ok || src.StoreRoot(env) != tt.want {
 			t.Errorf("%s with %s=%q: %q, want %q", tt.harness, tt.key, tt.val, src.StoreRoot(env), tt.want)
 		}
 	}
-	if _, ok := Lookup("opencode"); ok {
-		t.Error("Lookup(opencode) found a source")
+	if _, ok := sourceFor("opencode"); ok {
+		t.Error("sourceFor(opencode) found a source")
 	}
 	if got := (codexSource{}).WatchRoots(Env{Home: "/h"}, "/x"); !reflect.DeepEqual(got, []string{"/h/.codex/sessions"}) {
 		t.Errorf("codex WatchRoots = %v", got)

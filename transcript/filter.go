@@ -1,11 +1,12 @@
 package transcript
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
 	"time"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // packetEchoWindow is how far into a text the packet marker is looked for.
@@ -73,7 +74,7 @@ func lineID(rec []byte) string {
 
 // parseTime parses an RFC 3339 timestamp; the zero time when absent or bad.
 func parseTime(raw []byte) time.Time {
-	s, ok := jsonString(raw)
+	s, ok := jsonx.String(raw)
 	if !ok {
 		return time.Time{}
 	}
@@ -84,31 +85,21 @@ func parseTime(raw []byte) time.Time {
 	return t
 }
 
-// keyName returns the unescaped bytes of the raw key k (quotes included).
-func keyName(k []byte) []byte {
-	inner := k[1 : len(k)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return inner
-	}
-	s, _ := jsonString(k)
-	return []byte(s)
-}
-
 // str returns the string value of raw, "" when it is not a string.
 func str(raw []byte) string {
-	s, _ := jsonString(raw)
+	s, _ := jsonx.String(raw)
 	return s
 }
 
 // blockTexts joins the text of a string or of an array of {type:text} blocks
 // (tool result bodies use both shapes). Non-text parts are counted.
 func blockTexts(raw []byte) (text string, other int) {
-	if s, ok := jsonString(raw); ok {
+	if s, ok := jsonx.String(raw); ok {
 		return s, 0
 	}
 	var parts []string
-	jsonElems(raw, func(el []byte) bool {
-		if t, ok := jsonString(jsonGet(el, "text")); ok {
+	jsonx.Elems(raw, func(el []byte) bool {
+		if t, ok := jsonx.String(jsonx.Get(el, "text")); ok {
 			parts = append(parts, t)
 		} else {
 			other++
@@ -126,5 +117,5 @@ func toolCallContent(name string, args []byte) string {
 	buf := make([]byte, 0, len(name)+2+len(args))
 	buf = append(buf, name...)
 	buf = append(buf, ':', ' ')
-	return string(jsonCompact(buf, args))
+	return string(jsonx.Compact(buf, args))
 }

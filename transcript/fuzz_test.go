@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // seedLines adds every line of the fixtures of one harness to f.
@@ -36,9 +38,9 @@ func FuzzJSONValid(f *testing.F) {
 	}
 	seedLines(f, "testdata/claude/*.jsonl")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, want := jsonValid(b), json.Valid(b)
+		got, want := jsonx.Valid(b), json.Valid(b)
 		if got != want {
-			t.Fatalf("jsonValid(%q) = %v, json.Valid = %v", b, got, want)
+			t.Fatalf("jsonx.Valid(%q) = %v, json.Valid = %v", b, got, want)
 		}
 		if !got {
 			return
@@ -46,20 +48,20 @@ func FuzzJSONValid(f *testing.F) {
 		v := bytes.TrimSpace(b)
 		var s string
 		if v[0] == '"' && json.Unmarshal(v, &s) == nil {
-			if mine, ok := jsonString(v); !ok || mine != s {
-				t.Fatalf("jsonString(%q) = %q, encoding/json = %q", v, mine, s)
+			if mine, ok := jsonx.String(v); !ok || mine != s {
+				t.Fatalf("jsonx.String(%q) = %q, encoding/json = %q", v, mine, s)
 			}
 		}
-		jsonFields(v, func(k, val []byte) bool { _ = keyName(k); return jsonValid(val) || t.Failed() })
-		jsonElems(v, func(el []byte) bool {
-			if !jsonValid(el) {
+		jsonx.Fields(v, func(k, val []byte) bool { _ = jsonx.KeyName(k); return jsonx.Valid(val) || t.Failed() })
+		jsonx.Elems(v, func(el []byte) bool {
+			if !jsonx.Valid(el) {
 				t.Fatalf("element %q of %q is not a value", el, v)
 			}
 			return true
 		})
 		var compact bytes.Buffer
-		if err := json.Compact(&compact, v); err == nil && string(jsonCompact(nil, v)) != compact.String() {
-			t.Fatalf("jsonCompact(%q) = %q, want %q", v, jsonCompact(nil, v), compact.String())
+		if err := json.Compact(&compact, v); err == nil && string(jsonx.Compact(nil, v)) != compact.String() {
+			t.Fatalf("jsonx.Compact(%q) = %q, want %q", v, jsonx.Compact(nil, v), compact.String())
 		}
 	})
 }
@@ -105,18 +107,18 @@ func FuzzReadJSONL(f *testing.F) {
 		}
 		path := filepath.Join(t.TempDir(), "s.jsonl")
 		writeFile(t, path, string(data))
-		r := readAll(t, src, path, Cursor{}, ReadOptions{BatchEvents: 2})
-		end := r.last(Cursor{})
+		r := readAll(t, src, path, Cursor(""), ReadOptions{BatchEvents: 2})
+		end := fc(r.last(""))
 		if end.Offset > int64(len(data)) || (end.Offset > 0 && data[end.Offset-1] != '\n') {
 			t.Fatalf("cursor %d is not a line boundary of %d bytes", end.Offset, len(data))
 		}
 		if sum := sha256.Sum256(data[:end.Offset]); end.Offset > 0 && hex.EncodeToString(sum[:]) != end.PrefixSHA256 {
 			t.Fatal("prefix hash does not match the bytes before the cursor")
 		}
-		if again := readAll(t, src, path, end, ReadOptions{}); len(again.events)+len(again.losses) != 0 {
+		if again := readAll(t, src, path, end.encode(), ReadOptions{}); len(again.events)+len(again.losses) != 0 {
 			t.Fatalf("resume from the final cursor imported %d events, %d losses", len(again.events), len(again.losses))
 		}
-		odd := Cursor{Path: path, Offset: int64(cut) % (int64(len(data)) + 2), PrefixSHA256: "00"}
+		odd := fileCursor{Path: path, Offset: int64(cut) % (int64(len(data)) + 2), PrefixSHA256: "00"}.encode()
 		_ = src.Read(context.Background(), Session{Path: path}, odd, ReadOptions{}, func(Batch) error { return nil })
 	})
 }
@@ -128,14 +130,14 @@ func TestJSONString(t *testing.T) {
 		if err := json.Unmarshal([]byte(in), &want); err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := jsonString([]byte(in)); !ok || got != want {
-			t.Errorf("jsonString(%s) = %q, want %q", in, got, want)
+		if got, ok := jsonx.String([]byte(in)); !ok || got != want {
+			t.Errorf("jsonx.String(%s) = %q, want %q", in, got, want)
 		}
 	}
-	if _, ok := jsonString([]byte(`12`)); ok {
-		t.Error("jsonString(12) ok")
+	if _, ok := jsonx.String([]byte(`12`)); ok {
+		t.Error("jsonx.String(12) ok")
 	}
-	if got := jsonGet([]byte(`{"a":1,"\u0062":2,"b":3}`), "b"); string(got) != "3" {
-		t.Errorf("jsonGet last duplicate = %s", got)
+	if got := jsonx.Get([]byte(`{"a":1,"\u0062":2,"b":3}`), "b"); string(got) != "3" {
+		t.Errorf("jsonx.Get last duplicate = %s", got)
 	}
 }

@@ -91,3 +91,35 @@ func eventKeys(evs []Event) []string {
 	}
 	return out
 }
+
+// offsetOf is the byte offset of a JSONL source's cursor.
+func offsetOf(c Cursor) int64 {
+	fc, err := parseFileCursor(c)
+	if err != nil {
+		panic(err)
+	}
+	return fc.Offset
+}
+
+// sources are the sources this package's tests cover (the harness package
+// owns the registry and runs the conformance suite over all of them too).
+var sources = []Source{ClaudeSource(), CodexSource()}
+
+// sourceFor returns the tested source of a canonical harness name.
+func sourceFor(name string) (Source, bool) {
+	for _, s := range sources {
+		if s.Harness() == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// fc decodes a JSONL source's cursor.
+func fc(c Cursor) fileCursor {
+	f, err := parseFileCursor(c)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}

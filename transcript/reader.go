@@ -9,6 +9,9 @@ import (
 	"hash"
 	"io"
 	"os"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonl"
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
 
 // recordParser turns one valid JSON record (a line without its newline) into
@@ -42,6 +45,7 @@ const flushSourceBytes = 8 << 20
 // can write batch N while batch N+1 is being parsed.
 func readJSONL(ctx context.Context, path string, from Cursor, opt ReadOptions,
 	p recordParser, emit func(Batch) error) error {
+	fc := fileCursorFor(from, path)
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("open transcript: %w", err)
@@ -53,7 +57,7 @@ func readJSONL(ctx context.Context, path string, from Cursor, opt ReadOptions,
 	done := make(chan error, 1)
 	go func() {
 		defer close(batches)
-		done <- produce(ctx, f, path, from, opt.withDefaults(), p, batches)
+		done <- produce(ctx, f, path, fc, opt.withDefaults(), p, batches)
 	}()
 	var emitErr error
 	for b := range batches {
@@ -76,27 +80,27 @@ type producer struct {
 	opt     ReadOptions
 	p       recordParser
 	out     chan<- Batch
-	lr      *lineReader
+	lr      *jsonl.LineReader
 	cur     sink
 	flushed int64 // offset covered by the last batch sent
 }
 
-func produce(ctx context.Context, f *os.File, path string, from Cursor, opt ReadOptions,
+func produce(ctx context.Context, f *os.File, path string, from fileCursor, opt ReadOptions,
 	p recordParser, out chan<- Batch) error {
-	h := newPrefixHash()
+	h := jsonl.NewPrefixHash()
 	start, rewound, err := resume(f, path, from, h)
 	if err != nil {
 		return err
 	}
 	pr := &producer{ctx: ctx, path: path, opt: opt, p: p, out: out,
-		lr: newLineReader(f, h, start), flushed: start}
+		lr: jsonl.NewLineReader(f, h, start), flushed: start}
 	if rewound {
 		pr.cur.loss(0, "transcript rewritten or truncated since the last import; re-read from the start")
 	}
 	if err := pr.run(); err != nil {
 		return err
 	}
-	if len(pr.cur.events)+len(pr.cur.losses) > 0 || pr.lr.off != from.Offset || from.Path != path {
+	if len(pr.cur.events)+len(pr.cur.losses) > 0 || pr.lr.Offset() != from.Offset || from.Path != path {
 		return pr.flush()
 	}
 	return nil
@@ -107,7 +111,7 @@ func (pr *producer) run() error {
 		if err := pr.ctx.Err(); err != nil {
 			return err
 		}
-		line, start, oversize, err := pr.lr.next()
+		line, start, oversize, err := pr.lr.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
@@ -128,7 +132,7 @@ func (pr *producer) handle(line []byte, start int64, oversize bool) {
 	case oversize:
 		pr.cur.loss(start, fmt.Sprintf("record over 1 MiB at byte %d skipped", start))
 	case len(bytes.TrimSpace(line)) == 0:
-	case !jsonValid(line):
+	case !jsonx.Valid(line):
 		pr.cur.loss(start, fmt.Sprintf("malformed JSONL record at byte %d", start))
 	default:
 		pr.p.parse(line, start, &pr.cur)
@@ -138,17 +142,17 @@ func (pr *producer) handle(line []byte, start int64, oversize bool) {
 func (pr *producer) full() bool {
 	return len(pr.cur.events)+len(pr.cur.losses) >= pr.opt.BatchEvents ||
 		pr.cur.bytes >= pr.opt.BatchBytes ||
-		pr.lr.off-pr.flushed >= flushSourceBytes
+		pr.lr.Offset()-pr.flushed >= flushSourceBytes
 }
 
 func (pr *producer) flush() error {
 	b := Batch{
 		Events: pr.cur.events,
 		Losses: pr.cur.losses,
-		Cursor: Cursor{Path: pr.path, Offset: pr.lr.off, PrefixSHA256: hex.EncodeToString(pr.lr.h.Sum(nil))},
+		Cursor: fileCursor{Path: pr.path, Offset: pr.lr.Offset(), PrefixSHA256: hex.EncodeToString(pr.lr.Sum())}.encode(),
 	}
 	pr.cur = sink{}
-	pr.flushed = pr.lr.off
+	pr.flushed = pr.lr.Offset()
 	select {
 	case pr.out <- b:
 		return nil
@@ -160,7 +164,7 @@ func (pr *producer) flush() error {
 // resume positions f and h after the cursor's prefix when the cursor still
 // describes this file: same path, not past the end, same prefix hash.
 // Otherwise it rewinds to 0; rewound reports a detected rewrite.
-func resume(f *os.File, path string, from Cursor, h hash.Hash) (start int64, rewound bool, err error) {
+func resume(f *os.File, path string, from fileCursor, h hash.Hash) (start int64, rewound bool, err error) {
 	if from.Path != path || from.Offset <= 0 {
 		return 0, false, nil
 	}

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonl"
 )
 
 func claudeLine(uuid, text string) string {
@@ -19,13 +21,13 @@ func TestReadIncompleteTailImportedOnceComplete(t *testing.T) {
 	full := claudeLine("u2", "second")
 	writeFile(t, path, claudeLine("u1", "first")+full[:20])
 
-	r1 := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{})
+	r1 := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{})
 	if got := eventKeys(r1.events); len(got) != 1 || !strings.HasSuffix(got[0], "first") {
 		t.Fatalf("first read: %v", got)
 	}
-	c1 := r1.last(Cursor{})
-	if want := int64(len(claudeLine("u1", "first"))); c1.Offset != want {
-		t.Fatalf("cursor offset %d, want %d (before the incomplete line)", c1.Offset, want)
+	c1 := r1.last(Cursor(""))
+	if want := int64(len(claudeLine("u1", "first"))); fc(c1).Offset != want {
+		t.Fatalf("cursor offset %d, want %d (before the incomplete line)", fc(c1).Offset, want)
 	}
 	if again := readAll(t, claudeSource{}, path, c1, ReadOptions{}); len(again.cursors) != 0 {
 		t.Fatalf("nothing new: want no batch, got %d", len(again.cursors))
@@ -43,8 +45,8 @@ func TestReadIncompleteTailImportedOnceComplete(t *testing.T) {
 
 func TestReadReplayIsStable(t *testing.T) {
 	path := "testdata/claude/print-mode.jsonl"
-	a := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{})
-	b := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{BatchEvents: 3})
+	a := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{})
+	b := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{BatchEvents: 3})
 	if !reflect.DeepEqual(eventKeys(a.events), eventKeys(b.events)) {
 		t.Fatal("record ids or contents changed between replays")
 	}
@@ -81,10 +83,12 @@ func TestReadRewrite(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "s.jsonl")
 			writeFile(t, path, orig)
-			first := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{})
-			from := first.last(Cursor{})
+			first := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{})
+			from := first.last(Cursor(""))
 			if tt.otherDir {
-				from.Path = filepath.Join(dir, "other.jsonl")
+				f := fc(from)
+				f.Path = filepath.Join(dir, "other.jsonl")
+				from = f.encode()
 			}
 			writeFile(t, path, tt.rewrite)
 			r := readAll(t, claudeSource{}, path, from, ReadOptions{})
@@ -105,7 +109,7 @@ func TestReadRewrite(t *testing.T) {
 			if !reflect.DeepEqual(added, tt.wantNew) {
 				t.Errorf("new events %q, want %q", added, tt.wantNew)
 			}
-			if end := r.last(from); end.Offset != int64(len(tt.rewrite)) {
+			if end := fc(r.last(from)); end.Offset != int64(len(tt.rewrite)) {
 				t.Errorf("final offset %d, want %d", end.Offset, len(tt.rewrite))
 			}
 		})
@@ -130,8 +134,8 @@ func TestReadHugeRecords(t *testing.T) {
 		wantSkip  bool
 		wantCount int
 	}{
-		{"just under the limit", maxRecord - 200, false, 3},
-		{"just over the limit", maxRecord + 1, true, 2},
+		{"just under the limit", jsonl.MaxRecord - 200, false, 3},
+		{"just over the limit", jsonl.MaxRecord + 1, true, 2},
 		{"15 MB line", 15 << 20, true, 2},
 	}
 	for _, tt := range tests {
@@ -139,7 +143,7 @@ func TestReadHugeRecords(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "s.jsonl")
 			huge := claudeLine("u2", strings.Repeat("x", tt.textLen))
 			writeFile(t, path, before+huge+after)
-			r := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{})
+			r := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{})
 			if len(r.events) != tt.wantCount {
 				t.Fatalf("events %d, want %d", len(r.events), tt.wantCount)
 			}
@@ -147,10 +151,10 @@ func TestReadHugeRecords(t *testing.T) {
 			if got := hasLoss(r.losses, wantLoss); got != tt.wantSkip {
 				t.Fatalf("loss %q present = %v, want %v (%v)", wantLoss, got, tt.wantSkip, r.losses)
 			}
-			if end := r.last(Cursor{}); end.Offset != int64(len(before+huge+after)) {
+			if end := fc(r.last("")); end.Offset != int64(len(before+huge+after)) {
 				t.Fatalf("cursor %d did not move past the file end %d", end.Offset, len(before+huge+after))
 			}
-			if again := readAll(t, claudeSource{}, path, r.last(Cursor{}), ReadOptions{}); len(again.cursors) != 0 {
+			if again := readAll(t, claudeSource{}, path, r.last(Cursor("")), ReadOptions{}); len(again.cursors) != 0 {
 				t.Fatal("the prefix hash over a skipped record did not verify")
 			}
 		})
@@ -164,10 +168,10 @@ func TestReadHugeIncompleteTail(t *testing.T) {
 	head := claudeLine("u1", "head")
 	huge := claudeLine("u2", strings.Repeat("y", 3<<20))
 	writeFile(t, path, head+huge[:2<<20])
-	r1 := readAll(t, claudeSource{}, path, Cursor{}, ReadOptions{})
-	c1 := r1.last(Cursor{})
-	if c1.Offset != int64(len(head)) || len(r1.losses) != 0 {
-		t.Fatalf("cursor %d losses %v; want %d and none", c1.Offset, r1.losses, len(head))
+	r1 := readAll(t, claudeSource{}, path, Cursor(""), ReadOptions{})
+	c1 := r1.last(Cursor(""))
+	if fc(c1).Offset != int64(len(head)) || len(r1.losses) != 0 {
+		t.Fatalf("cursor %d losses %v; want %d and none", fc(c1).Offset, r1.losses, len(head))
 	}
 	appendFile(t, path, huge[2<<20:]+claudeLine("u3", "tail"))
 	r2 := readAll(t, claudeSource{}, path, c1, ReadOptions{})
@@ -185,14 +189,14 @@ func TestReadEmitErrorStops(t *testing.T) {
 	writeFile(t, path, sb.String())
 	boom := errors.New("disk full")
 	calls := 0
-	err := claudeSource{}.Read(context.Background(), Session{Path: path}, Cursor{}, ReadOptions{BatchEvents: 1},
+	err := claudeSource{}.Read(context.Background(), Session{Path: path}, Cursor(""), ReadOptions{BatchEvents: 1},
 		func(Batch) error { calls++; return boom })
 	if !errors.Is(err, boom) || calls != 1 {
 		t.Fatalf("err %v after %d emits; want the emit error after 1", err, calls)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err = claudeSource{}.Read(ctx, Session{Path: path}, Cursor{}, ReadOptions{}, func(Batch) error { return nil })
+	err = claudeSource{}.Read(ctx, Session{Path: path}, Cursor(""), ReadOptions{}, func(Batch) error { return nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled read: %v", err)
 	}
@@ -200,31 +204,34 @@ func TestReadEmitErrorStops(t *testing.T) {
 
 func TestReadMissingFile(t *testing.T) {
 	err := codexSource{}.Read(context.Background(), Session{Path: filepath.Join(t.TempDir(), "nope.jsonl")},
-		Cursor{}, ReadOptions{}, func(Batch) error { return nil })
+		Cursor(""), ReadOptions{}, func(Batch) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), "open transcript") {
 		t.Fatalf("err = %v", err)
 	}
 }
 
+// TestCursorRoundTrip pins the JSONL cursor's stored form: ledgers written
+// by every earlier release hold {"path","offset","prefix_sha256"} and must
+// keep resuming from it.
 func TestCursorRoundTrip(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    Cursor
+		want    fileCursor
 		wantErr bool
 	}{
-		{"", Cursor{}, false},
-		{`{"path":"/a.jsonl","offset":12,"prefix_sha256":"ab"}`, Cursor{"/a.jsonl", 12, "ab"}, false},
-		{`{"path":"/a.jsonl","offset":-1}`, Cursor{}, true},
-		{`{"offset":5}`, Cursor{}, true},
-		{`not json`, Cursor{}, true},
+		{"", fileCursor{}, false},
+		{`{"path":"/a.jsonl","offset":12,"prefix_sha256":"ab"}`, fileCursor{"/a.jsonl", 12, "ab"}, false},
+		{`{"path":"/a.jsonl","offset":-1}`, fileCursor{}, true},
+		{`{"offset":5}`, fileCursor{}, true},
+		{`not json`, fileCursor{}, true},
 	}
 	for _, tt := range tests {
-		got, err := ParseCursor(tt.in)
+		got, err := parseFileCursor(Cursor(tt.in))
 		if (err != nil) != tt.wantErr || got != tt.want {
-			t.Errorf("ParseCursor(%q) = %+v, %v", tt.in, got, err)
+			t.Errorf("parseFileCursor(%q) = %+v, %v", tt.in, got, err)
 		}
-		if err == nil && got.String() != tt.in {
-			t.Errorf("String() = %q, want %q", got.String(), tt.in)
+		if err == nil && string(got.encode()) != tt.in {
+			t.Errorf("encode() = %q, want %q", got.encode(), tt.in)
 		}
 	}
 }

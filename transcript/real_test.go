@@ -30,10 +30,12 @@ func TestRealResumeIsIncremental(t *testing.T) {
 		}
 		t.Run(dir, func(t *testing.T) {
 			first, second := filepath.Join(dir, "print.jsonl"), filepath.Join(dir, "print-resume.jsonl")
-			a := readAll(t, src, first, Cursor{}, ReadOptions{})
-			full := readAll(t, src, second, Cursor{}, ReadOptions{})
-			c := a.last(Cursor{})
-			c.Path = second // the same file, before the resume appended to it
+			a := readAll(t, src, first, Cursor(""), ReadOptions{})
+			full := readAll(t, src, second, Cursor(""), ReadOptions{})
+			c := a.last(Cursor(""))
+			moved := fc(c)
+			moved.Path = second // the same file, before the resume appended to it
+			c = moved.encode()
 			delta := readAll(t, src, second, c, ReadOptions{})
 			got := append(eventKeys(a.events), eventKeys(delta.events)...)
 			if !reflect.DeepEqual(got, eventKeys(full.events)) {
@@ -59,7 +61,7 @@ func TestRealDeliveredContextNotImported(t *testing.T) {
 		t.Skip("no context.jsonl captured")
 	}
 	for _, p := range paths {
-		r := readAll(t, fixtureSource(p), p, Cursor{}, ReadOptions{})
+		r := readAll(t, fixtureSource(p), p, Cursor(""), ReadOptions{})
 		for _, e := range r.events {
 			if strings.Contains(e.Content, "_CONTEXT") || strings.Contains(e.Content, PacketMarkerPrefix) {
 				t.Errorf("%s: delivered context imported: %q", p, e.Content)
@@ -127,7 +129,7 @@ func TestRealConversationOnce(t *testing.T) {
 		paths, _ := filepath.Glob("testdata/real/*/" + m.mode + ".jsonl")
 		for _, p := range paths {
 			t.Run(p, func(t *testing.T) {
-				r := readAll(t, fixtureSource(p), p, Cursor{}, ReadOptions{})
+				r := readAll(t, fixtureSource(p), p, Cursor(""), ReadOptions{})
 				var msgs []string
 				kinds := map[string]int{}
 				ids := map[string]bool{}

@@ -63,14 +63,18 @@ type Batch struct {
 	Cursor Cursor
 }
 
-// Session is one native session file found in a store.
+// Session is one native session found in a store.
 type Session struct {
 	Harness string
 	ID      string
+	// Path is where the session's data is: its file for one-file-per-session
+	// stores, the database for a shared one. Only its source reads it.
 	Path    string
 	Cwd     string
 	ModTime time.Time
-	Size    int64
+	// Size is the session's size in its source's progress unit (bytes for
+	// files); see [Source.Progress].
+	Size int64
 }
 
 // Existence is the answer of [Source.Find]: the launcher resumes a Present
@@ -142,11 +146,15 @@ func (o ReadOptions) withDefaults() ReadOptions {
 }
 
 // Source is the read-only adapter for one harness's native session store.
+// Everything about a position in the store belongs to the source: the
+// launcher stores its [Cursor] without looking inside, asks it how far an
+// import got and whether a session's data is still changing.
 type Source interface {
-	// Harness returns the canonical harness name ("claude" or "codex").
+	// Harness returns the canonical harness name.
 	Harness() string
-	// StoreRoot returns the store directory, honouring the harness's own
-	// override variable.
+	// StoreEnv names the variables that move the store (blank = unset).
+	StoreEnv() []string
+	// StoreRoot returns the store directory, honouring StoreEnv.
 	StoreRoot(env Env) string
 	// WatchRoots returns the directories to watch recursively while the agent
 	// runs in checkout; they may not exist yet.
@@ -161,23 +169,22 @@ type Source interface {
 	// (minus 2 s of slack), newest first.
 	CreatedSince(env Env, checkout string, since time.Time) ([]Session, error)
 	// Read imports s from the cursor from, handing batches to emit on the
-	// caller's goroutine while the next batch is parsed.
+	// caller's goroutine while the next batch is parsed. A cursor the source
+	// cannot use for s reads from the start.
 	Read(ctx context.Context, s Session, from Cursor, opt ReadOptions, emit func(Batch) error) error
-}
-
-var registry = map[string]Source{
-	"claude":      claudeSource{},
-	"claude-code": claudeSource{},
-	"codex":       codexSource{},
-}
-
-// Lookup returns the Source for a harness name (canonical name or alias).
-func Lookup(harness string) (Source, bool) {
-	s, ok := registry[strings.ToLower(strings.TrimSpace(harness))]
-	return s, ok
-}
-
-// Sources returns every Source, one per harness, in a fixed order.
-func Sources() []Source {
-	return []Source{claudeSource{}, codexSource{}}
+	// Progress says how much of s the cursor c covers, in the source's own
+	// unit (bytes for JSONL), out of total: for progress bars and for sizing
+	// the work left.
+	Progress(s Session, c Cursor) (done, total int64)
+	// Refresh returns s with its size and time as they are now, without a
+	// store scan; false when its data is gone.
+	Refresh(s Session) (Session, bool)
+	// Settled reports whether s stopped changing between two observations
+	// (Refresh results) taken after the agent exited.
+	Settled(before, after Session) bool
+	// WrittenAfterExit reports whether the store can still gain a session or
+	// records after the agent's process exited (a separate writer process).
+	// When false, a session absent after exit will never appear, and the
+	// launcher does not wait for one.
+	WrittenAfterExit() bool
 }

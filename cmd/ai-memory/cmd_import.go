@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/launcher"
 	"github.com/urfave/cli/v2"
 )
@@ -13,7 +15,7 @@ func newImportCommand(io stdio) *cli.Command {
 		Name:  "import",
 		Usage: "backfill this checkout's existing native sessions into the selected workstream (read-only)",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "harness", Usage: "only sessions of `HARNESS` (claude, codex)"},
+			&cli.StringFlag{Name: "harness", Usage: "only sessions of `HARNESS` (" + strings.Join(harness.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "session", Usage: "only the native session `ID`"},
 			&cli.BoolFlag{Name: "all", Usage: "every session of this checkout (the default)"},
 			&cli.StringFlag{Name: "workstream", Usage: "import into the existing workstream `NAME`"},

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/launcher"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/urfave/cli/v2"
@@ -15,7 +16,7 @@ func newRunCommand(io stdio) *cli.Command {
 		ArgsUsage: "[HARNESS] [NATIVE ARGS...]",
 		Description: "Wrapper flags come before the harness name; everything after it is the harness's own argv,\n" +
 			"passed through in order (no -- needed). Without a harness, continues the latest usable session.\n" +
-			"Harnesses: claude (claude-code), codex.",
+			"Harnesses: " + harness.Usage() + ".",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "workstream", Usage: "use the existing workstream `NAME`"},
 			&cli.StringFlag{Name: "new", Usage: "create and use a new workstream `NAME` (fresh native sessions)"},

@@ -45,7 +45,7 @@ func sessionsStartCommand(d sessionsDeps) *cli.Command {
 		Name:  "start",
 		Usage: "register (or resume) this agent session and mark abandoned ones interrupted",
 		Flags: sessCommonFlags(
-			&cli.StringFlag{Name: "runtime", Usage: "agent `NAME` (default: detected from CODEX_THREAD_ID, CLAUDE_CODE_SESSION_ID, AI_MEMORY_HARNESS)"},
+			&cli.StringFlag{Name: "runtime", Usage: "agent `NAME` (default: detected from " + detectedFrom() + ")"},
 			&cli.StringFlag{Name: "native-id", Usage: "the agent's own session `ID` (default: detected, else pending)"},
 			&cli.StringFlag{Name: "focus", Usage: "one-line `TEXT` describing the task"},
 			&cli.StringFlag{Name: "status", Value: sessionindex.StatusActive, Usage: "initial `STATUS` (only active)"},

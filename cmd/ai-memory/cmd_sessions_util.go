@@ -62,8 +62,8 @@ func sessOpenStore(c *cli.Context, d sessionsDeps) (*sessionindex.Store, error) 
 // sessIdentity resolves runtime and native id from flags, falling back to the
 // environment. A detected native id is only used for the detected runtime.
 func sessIdentity(c *cli.Context, d sessionsDeps) (runtime, nativeID string) {
-	rt, id := c.String("runtime"), c.String("native-id")
-	drt, did := sessionindex.DetectRuntime(d.getenv)
+	rt, id := canonicalRuntime(c.String("runtime")), c.String("native-id")
+	drt, did := detectRuntime(d.getenv)
 	if rt == "" {
 		rt = drt
 	}
@@ -74,8 +74,8 @@ func sessIdentity(c *cli.Context, d sessionsDeps) (runtime, nativeID string) {
 }
 
 func sessSameRuntime(a, b string) bool {
-	na, errA := sessionindex.NormalizeRuntime(a)
-	nb, errB := sessionindex.NormalizeRuntime(b)
+	na, errA := sessionindex.NormalizeRuntime(canonicalRuntime(a))
+	nb, errB := sessionindex.NormalizeRuntime(canonicalRuntime(b))
 	return errA == nil && errB == nil && na == nb
 }
 

@@ -84,7 +84,7 @@ func runWorkstreams(ctx context.Context, env ledgerCLIEnv, asJSON bool) error {
 		return encodeJSONArray(env.out, toWorkstreamJSON(list))
 	}
 	if len(list) == 0 {
-		_, err := fmt.Fprintln(env.out, "No workstreams in this worktree yet; `ai-memory run claude` or `ai-memory run codex` creates one.")
+		_, err := fmt.Fprintf(env.out, "No workstreams in this worktree yet; %s creates one.\n", runSuggestion())
 		return err
 	}
 	for _, w := range list {

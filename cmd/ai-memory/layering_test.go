@@ -17,7 +17,7 @@ var allowedImports = map[string][]string{
 	"handoff":       {"transcript"},
 	"ledger":        {"redact"},
 	"agentproc":     nil,
-	"harness":       nil,
+	"harness":       {"transcript"},
 	"redact":        nil,
 	"repo":          nil,
 	"sessionindex":  nil,

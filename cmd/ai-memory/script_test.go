@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/harness/harnesstest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -20,11 +21,13 @@ var updateScripts = flag.Bool("update", false, "rewrite cmp expectations inside 
 // TestMain registers the real ai-memory main and the fake harness CLIs as
 // executables on the scripts' PATH (the cmd/go testscript pattern).
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	cmds := map[string]func(){
 		"ai-memory": func() { os.Exit(run(os.Args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})) },
-		"claude":    func() { os.Exit(harnesstest.FakeClaudeMain()) },
-		"codex":     func() { os.Exit(harnesstest.FakeCodexMain()) },
-	})
+	}
+	for _, f := range harnesstest.Fakes() {
+		cmds[f.Harness] = func() { os.Exit(f.Main()) }
+	}
+	testscript.Main(m, cmds)
 }
 
 // scriptCmds are the custom testscript commands (see each cmd* doc).
@@ -56,8 +59,9 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("AI_MEMORY_HOME", filepath.Join(e.WorkDir, "data"))
 	e.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
 	e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	e.Setenv("CLAUDE_CONFIG_DIR", "")
-	e.Setenv("CODEX_HOME", "")
+	for _, k := range harness.StoreEnv() {
+		e.Setenv(k, "") // blank = unset: every store under $HOME
+	}
 	e.Setenv("FAKE_HARNESS_LOG", filepath.Join(e.WorkDir, "fake.log"))
 	e.Setenv("GIT_AUTHOR_NAME", "t")
 	e.Setenv("GIT_AUTHOR_EMAIL", "t@example.com")
@@ -124,4 +128,39 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ts.Fatalf("waitfile: %s not ready after 20s", args[0])
+}
+
+// TestHarnessScripts runs the shared scenarios of testdata/harness once per
+// registered harness, against its fake: $H is the harness, $PRINT its
+// print-mode argument, $PRODUCT its name for people, and the fake's Vars
+// the flags, store paths and argv patterns the scenarios check. A
+// registered harness without a fake fails here.
+func TestHarnessScripts(t *testing.T) {
+	for _, d := range harness.All() {
+		fake, ok := harnesstest.FakeFor(d.Name)
+		if !ok {
+			t.Errorf("%s has no fake in harness/harnesstest", d.Name)
+			continue
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			testscript.Run(t, testscript.Params{
+				Dir:                 filepath.Join("testdata", "harness"),
+				RequireExplicitExec: true,
+				RequireUniqueNames:  true,
+				Cmds:                scriptCmds,
+				Setup: func(e *testscript.Env) error {
+					if err := setupScript(e); err != nil {
+						return err
+					}
+					e.Setenv("H", d.Name)
+					e.Setenv("PRINT", fake.Print)
+					e.Setenv("PRODUCT", d.Product)
+					for k, v := range fake.Vars {
+						e.Setenv(k, v)
+					}
+					return nil
+				},
+			})
+		})
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/transcript"
 	"github.com/google/uuid"
 )
 
@@ -25,10 +26,16 @@ func (f *fakeEnv) applyPlan(p harness.Plan) {
 	}
 }
 
-func planFor(t *testing.T, name string, r harness.Request) harness.Plan {
+// planFor parses args and builds the plan for d, as the launcher does.
+func planFor(t *testing.T, name string, args []string, d harness.Decision) harness.Plan {
 	t.Helper()
 	h, _ := harness.Lookup(name)
-	p, err := h.Plan(r)
+	in, err := h.Planner.Parse(args, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Yolo = d.Yolo || in.Yolo
+	p, err := h.Planner.Build(in, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +60,7 @@ func TestDelivery_ClaudeHook(t *testing.T) {
 			if err := os.MkdirAll(run, 0o700); err != nil {
 				t.Fatal(err)
 			}
-			p := planFor(t, "claude", harness.Request{Args: []string{"-p", "hello"}, NewSessionID: id, LinkedSessionID: linked,
+			p := planFor(t, "claude", []string{"-p", "hello"}, harness.Decision{NewSessionID: id, Resume: linked,
 				Packet: packet, RunDir: run, HookCommand: []string{exe, "-test.run=^$"}})
 			f.applyPlan(p)
 			if res := f.run(runClaude, "", false, p.Args...); res.code != 0 {
@@ -135,7 +142,7 @@ func TestDelivery_Codex(t *testing.T) {
 		t.Fatal(err)
 	}
 	packet := "<!-- ai-memory:managed-workstream-packet:v1 -->\nline \"one\"\\\n\ttwo\x01"
-	p := planFor(t, "codex", harness.Request{Args: []string{"exec", "--json", "first"}, Packet: packet, RunDir: run})
+	p := planFor(t, "codex", []string{"exec", "--json", "first"}, harness.Decision{Packet: packet, RunDir: run})
 	f.applyPlan(p)
 	res := f.run(runCodex, "", false, p.Args...)
 	if res.code != 0 {
@@ -146,9 +153,13 @@ func TestDelivery_Codex(t *testing.T) {
 		t.Errorf("fresh context = %q, want the packet", first.Context)
 	}
 	rollout := f.codexRollout(first.SessionID)
-	base := recordedBase(rollout)
-	p = planFor(t, "codex", harness.Request{Args: []string{"exec", "second"}, Packet: "NEWER PACKET", RunDir: run,
-		LinkedSessionID: first.SessionID, BaseInstructions: base})
+	// The planner reads the resumed session's own base instructions from
+	// its rollout, through the session the launcher looked up.
+	lookup := func(id string) (transcript.Session, bool) {
+		return transcript.Session{ID: id, Path: rollout}, id == first.SessionID
+	}
+	p = planFor(t, "codex", []string{"exec", "second"}, harness.Decision{Packet: "NEWER PACKET", RunDir: run,
+		Resume: first.SessionID, Session: lookup})
 	f.applyPlan(p)
 	if res := f.run(runCodex, "", false, p.Args...); res.code != 0 {
 		t.Fatalf("resume: %+v", res)

@@ -1,4 +1,4 @@
-package transcript
+package jsonl
 
 import (
 	"bufio"
@@ -10,33 +10,33 @@ import (
 	"io"
 )
 
-// maxRecord is the largest JSONL record imported; longer lines (15 MB tool
+// MaxRecord is the largest JSONL record imported; longer lines (15 MB tool
 // outputs exist) are skipped with a loss note, in constant memory.
-const maxRecord = 1 << 20
+const MaxRecord = 1 << 20
 
 // readBufSize is the bufio buffer; most records fit, so they are parsed in
 // place without copying.
 const readBufSize = 256 << 10
 
-// lineReader yields complete lines of a JSONL file while hashing every byte
+// LineReader yields complete lines of a JSONL file while hashing every byte
 // it consumes, so the offset and prefix hash always describe the same bytes.
 // A final line without '\n' is never consumed.
-type lineReader struct {
+type LineReader struct {
 	br  *bufio.Reader
 	h   hash.Hash
-	acc []byte // holds one line longer than the bufio buffer, up to maxRecord
+	acc []byte // holds one line longer than the bufio buffer, up to MaxRecord
 	off int64  // bytes consumed (always just after a '\n', or 0)
 }
 
-func newLineReader(r io.Reader, h hash.Hash, off int64) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, readBufSize), h: h, off: off}
+func NewLineReader(r io.Reader, h hash.Hash, off int64) *LineReader {
+	return &LineReader{br: bufio.NewReaderSize(r, readBufSize), h: h, off: off}
 }
 
 // next returns the next complete line without its newline and the offset it
-// starts at. oversize is true (and line nil) for a line over maxRecord that
+// starts at. oversize is true (and line nil) for a line over MaxRecord that
 // was skipped. io.EOF means no complete line is left. The returned slice is
 // valid until the next call.
-func (lr *lineReader) next() (line []byte, start int64, oversize bool, err error) {
+func (lr *LineReader) Next() (line []byte, start int64, oversize bool, err error) {
 	start = lr.off
 	frag, err := lr.br.ReadSlice('\n')
 	switch {
@@ -51,17 +51,17 @@ func (lr *lineReader) next() (line []byte, start int64, oversize bool, err error
 	return nil, start, false, fmt.Errorf("read transcript at byte %d: %w", start, err)
 }
 
-func (lr *lineReader) consume(b []byte) {
+func (lr *LineReader) consume(b []byte) {
 	lr.h.Write(b)
 	lr.off += int64(len(b))
 }
 
 // long accumulates a line longer than the bufio buffer.
-func (lr *lineReader) long(frag []byte, start int64) ([]byte, int64, bool, error) {
+func (lr *LineReader) long(frag []byte, start int64) ([]byte, int64, bool, error) {
 	lr.acc = append(lr.acc[:0], frag...)
 	for {
 		frag, err := lr.br.ReadSlice('\n')
-		if len(lr.acc)+len(frag) > maxRecord+1 {
+		if len(lr.acc)+len(frag) > MaxRecord+1 {
 			return lr.discard(frag, err, start)
 		}
 		lr.acc = append(lr.acc, frag...)
@@ -80,7 +80,7 @@ func (lr *lineReader) long(frag []byte, start int64) ([]byte, int64, bool, error
 // discard skips the rest of an oversize line, hashing it as it goes. If the
 // line turns out to be incomplete, the hash is restored so that it still
 // covers exactly the consumed bytes.
-func (lr *lineReader) discard(frag []byte, err error, start int64) ([]byte, int64, bool, error) {
+func (lr *LineReader) discard(frag []byte, err error, start int64) ([]byte, int64, bool, error) {
 	saved, mErr := lr.h.(encoding.BinaryMarshaler).MarshalBinary()
 	if mErr != nil {
 		return nil, start, false, fmt.Errorf("snapshot transcript hash: %w", mErr)
@@ -107,4 +107,11 @@ func (lr *lineReader) discard(frag []byte, err error, start int64) ([]byte, int6
 	return nil, start, false, fmt.Errorf("read transcript at byte %d: %w", start, err)
 }
 
-func newPrefixHash() hash.Hash { return sha256.New() }
+func NewPrefixHash() hash.Hash { return sha256.New() }
+
+// Offset is the number of bytes consumed: always just after a '\n', or the
+// starting offset.
+func (lr *LineReader) Offset() int64 { return lr.off }
+
+// Sum is the hash of every byte before Offset.
+func (lr *LineReader) Sum() []byte { return lr.h.Sum(nil) }

@@ -1,4 +1,4 @@
-package transcript
+package jsonx
 
 // A small strict JSON scanner. encoding/json decodes transcript lines at
 // roughly 50 MB/s on one core, mostly because it walks and reflects every
@@ -10,9 +10,9 @@ package transcript
 
 const maxJSONDepth = 10000 // same nesting limit as encoding/json
 
-// jsonValid reports whether b is exactly one JSON value with optional
+// Valid reports whether b is exactly one JSON value with optional
 // surrounding whitespace.
-func jsonValid(b []byte) bool {
+func Valid(b []byte) bool {
 	i := skipWS(b, 0)
 	end, ok := validValue(b, i, 0)
 	if !ok {

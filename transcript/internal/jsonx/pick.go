@@ -1,6 +1,6 @@
-package transcript
+package jsonx
 
-// Extraction helpers over JSON that jsonValid accepted: they return raw
+// Extraction helpers over JSON that Valid accepted: they return raw
 // slices of the input and unescape strings only on demand.
 
 import (
@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// The helpers below assume their input was validated by jsonValid.
+// The helpers below assume their input was validated by Valid.
 
 // skipValue returns the end of the (valid) value starting at b[i].
 func skipValue(b []byte, i int) int {
@@ -68,10 +68,10 @@ func skipNested(b []byte, i int) int {
 	return i
 }
 
-// jsonFields calls fn for every member of the (valid) object v, in order,
+// Fields calls fn for every member of the (valid) object v, in order,
 // with the raw key (quotes included) and raw value. It stops when fn returns
 // false. A non-object v has no fields.
-func jsonFields(v []byte, fn func(key, val []byte) bool) {
+func Fields(v []byte, fn func(key, val []byte) bool) {
 	if len(v) == 0 || v[0] != '{' {
 		return
 	}
@@ -91,9 +91,9 @@ func jsonFields(v []byte, fn func(key, val []byte) bool) {
 	}
 }
 
-// jsonElems calls fn for every element of the (valid) array v until fn
+// Elems calls fn for every element of the (valid) array v until fn
 // returns false. A non-array v has no elements.
-func jsonElems(v []byte, fn func(elem []byte) bool) {
+func Elems(v []byte, fn func(elem []byte) bool) {
 	if len(v) == 0 || v[0] != '[' {
 		return
 	}
@@ -110,11 +110,11 @@ func jsonElems(v []byte, fn func(elem []byte) bool) {
 	}
 }
 
-// jsonGet returns the raw value of the last member named name (the member
+// Get returns the raw value of the last member named name (the member
 // encoding/json would keep), or nil.
-func jsonGet(v []byte, name string) []byte {
+func Get(v []byte, name string) []byte {
 	var out []byte
-	jsonFields(v, func(k, val []byte) bool {
+	Fields(v, func(k, val []byte) bool {
 		if keyIs(k, name) {
 			out = val
 		}
@@ -123,11 +123,11 @@ func jsonGet(v []byte, name string) []byte {
 	return out
 }
 
-// jsonPick stores in out[i] the raw value of the last member named
+// Pick stores in out[i] the raw value of the last member named
 // names[i] of the (valid) object v, in a single pass over v.
-func jsonPick(v []byte, names []string, out [][]byte) {
-	jsonFields(v, func(k, val []byte) bool {
-		key := keyName(k)
+func Pick(v []byte, names []string, out [][]byte) {
+	Fields(v, func(k, val []byte) bool {
+		key := KeyName(k)
 		for i, n := range names {
 			if string(key) == n {
 				out[i] = val
@@ -146,14 +146,14 @@ func keyIs(k []byte, name string) bool {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return false
 	}
-	s, _ := jsonString(k)
+	s, _ := String(k)
 	return s == name
 }
 
-// jsonString unescapes the raw JSON string v. ok is false when v is not a
+// String unescapes the raw JSON string v. ok is false when v is not a
 // string. Invalid UTF-8 and lone surrogates become U+FFFD, as encoding/json
 // does.
-func jsonString(v []byte) (s string, ok bool) {
+func String(v []byte) (s string, ok bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
@@ -263,12 +263,12 @@ func hex4(in []byte, i int) rune {
 	return r
 }
 
-// jsonBool reports whether v is the literal true.
-func jsonBool(v []byte) bool { return string(v) == "true" }
+// Bool reports whether v is the literal true.
+func Bool(v []byte) bool { return string(v) == "true" }
 
-// jsonCompact appends the (valid) JSON value v without insignificant
+// Compact appends the (valid) JSON value v without insignificant
 // whitespace.
-func jsonCompact(dst, v []byte) []byte {
+func Compact(dst, v []byte) []byte {
 	for i := 0; i < len(v); {
 		c := v[i]
 		if c == '"' {
@@ -283,4 +283,14 @@ func jsonCompact(dst, v []byte) []byte {
 		i++
 	}
 	return dst
+}
+
+// KeyName returns the unescaped bytes of the raw key k (quotes included).
+func KeyName(k []byte) []byte {
+	inner := k[1 : len(k)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, _ := String(k)
+	return []byte(s)
 }

@@ -1,0 +1,63 @@
+package harnesstest
+
+// Fake is the fake CLI of one registered harness, with the vocabulary the
+// shared end-to-end scenarios need to drive it and to check what the
+// launcher passed it, so one scenario table runs against every harness.
+type Fake struct {
+	// Harness is the descriptor name the fake stands in for.
+	Harness string
+	// Main runs the fake as a process (for testscript.Main).
+	Main func() int
+	// Print is the argument that makes the next one a noninteractive
+	// prompt ("-p PROMPT", "exec PROMPT").
+	Print string
+	// Vars are the scenario variables (see cmd/ai-memory/testdata/harness):
+	// YOLO (native dangerous-mode flag), SELECT (a native selector, one
+	// word), VERSION_OUT (what --version prints), UTIL and UTIL_ARG (a
+	// utility subcommand), STORE (the store's session directory under
+	// $HOME), TRANSCRIPTS (a glob of session files under $HOME), and the
+	// regular expressions FRESH_RE, RESUME_RE (print prompt, fresh and
+	// resumed) and BARE_RESUME_RE (resumed without arguments) over the
+	// fake's logged argv.
+	Vars map[string]string
+	// run drives the fake in-process.
+	run func(invocation) int
+}
+
+const uuidRE = `[0-9a-f-]{36}`
+
+// fakes lists one fake per registered harness; a conformance test fails
+// when a registered harness has none.
+var fakes = []Fake{
+	{Harness: "claude", Main: FakeClaudeMain, Print: "-p", run: runClaude, Vars: map[string]string{
+		"YOLO": "--dangerously-skip-permissions", "SELECT": "--continue",
+		"VERSION_OUT": "Claude Code", "UTIL": "mcp", "UTIL_ARG": "list",
+		"STORE": ".claude/projects", "TRANSCRIPTS": ".claude/projects/*/*.jsonl",
+		"FRESH_RE":       `"argv":\["-p","[^"]*","--session-id","` + uuidRE + `"`,
+		"RESUME_RE":      `"argv":\["-p","[^"]*","--resume","` + uuidRE + `"`,
+		"BARE_RESUME_RE": `"argv":\["--resume","` + uuidRE + `"\]`,
+	}},
+	{Harness: "codex", Main: FakeCodexMain, Print: "exec", run: runCodex, Vars: map[string]string{
+		"YOLO": "--dangerously-bypass-approvals-and-sandbox", "SELECT": "fork",
+		"VERSION_OUT": "codex-cli", "UTIL": "login", "UTIL_ARG": "status",
+		"STORE": ".codex/sessions", "TRANSCRIPTS": ".codex/sessions/*/*/*/rollout-*.jsonl",
+		// A packet, when owed, comes first as -c developer_instructions=... or
+		// -c model_instructions_file=...
+		"FRESH_RE":       `"argv":\[(.*,)?"exec","[^"]*"\]`,
+		"RESUME_RE":      `"argv":\[(.*,)?"exec","resume","` + uuidRE + `","[^"]*"\]`,
+		"BARE_RESUME_RE": `"argv":\["resume","` + uuidRE + `"\]`,
+	}},
+}
+
+// Fakes returns the fake CLIs in registry order.
+func Fakes() []Fake { return append([]Fake(nil), fakes...) }
+
+// FakeFor returns the fake of a harness name.
+func FakeFor(name string) (Fake, bool) {
+	for _, f := range fakes {
+		if f.Harness == name {
+			return f, true
+		}
+	}
+	return Fake{}, false
+}

@@ -1,0 +1,304 @@
+package harnesstest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/transcript"
+	"github.com/google/uuid"
+)
+
+// TestSourceConformance runs the checks every registered transcript source
+// must pass, over a store its harness's fake wrote with the real layout and
+// record shapes: discovery by checkout, find by id with three answers,
+// import from zero, resume from a cursor after a partial write, rewrite
+// detection, losses, idempotent replay, progress and settling, and a store
+// left untouched by every read.
+func TestSourceConformance(t *testing.T) {
+	for _, d := range harness.All() {
+		fake, ok := FakeFor(d.Name)
+		if !ok {
+			t.Errorf("%s has no fake in harnesstest (add one to the fakes list)", d.Name)
+			continue
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			t.Run("Discovery", func(t *testing.T) { conformDiscovery(t, d.Source, fake) })
+			t.Run("Existence", func(t *testing.T) { conformExistence(t, d.Source, fake) })
+			t.Run("PartialWriteResume", func(t *testing.T) { conformPartial(t, d.Source, fake) })
+			t.Run("RewriteAndLosses", func(t *testing.T) { conformRewrite(t, d.Source, fake) })
+		})
+	}
+}
+
+// session runs one print turn of the fake in f's checkout and returns the
+// session its source finds there.
+func (f *fakeEnv) session(src transcript.Source, fake Fake, prompt string) transcript.Session {
+	f.t.Helper()
+	if res := f.run(fake.run, "", false, fake.Print, prompt); res.code != 0 {
+		f.t.Fatalf("fake %s: %+v", fake.Harness, res)
+	}
+	ss, err := src.List(f.tenv(), f.cwd, 0)
+	if err != nil || len(ss) == 0 {
+		f.t.Fatalf("List after a run: %v, %v", ss, err)
+	}
+	return ss[0]
+}
+
+func (f *fakeEnv) tenv() transcript.Env {
+	return transcript.Env{Home: f.home, Getenv: func(k string) string { return f.env[k] }}
+}
+
+func conformDiscovery(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	other := filepath.Join(f.home, "work", "other")
+	if err := os.MkdirAll(other, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := treeSum(t, src.StoreRoot(f.tenv()))
+	if ss, err := src.List(f.tenv(), f.cwd, 0); err != nil || len(ss) != 0 {
+		t.Fatalf("empty store: List = %v, %v; want nothing, no error", ss, err)
+	}
+	if before != "" {
+		t.Fatal("the store exists before the first run")
+	}
+	s := f.session(src, fake, "first")
+	if s.Harness != src.Harness() || s.ID == "" || s.Size <= 0 {
+		t.Errorf("session %+v: want harness, id and size", s)
+	}
+	if ss, _ := src.List(f.tenv(), other, 0); len(ss) != 0 {
+		t.Errorf("another checkout lists %v", ss)
+	}
+	since, _ := src.CreatedSince(f.tenv(), f.cwd, s.ModTime)
+	if len(since) != 1 || since[0].ID != s.ID {
+		t.Errorf("CreatedSince = %v, want the session", since)
+	}
+	if roots := src.WatchRoots(f.tenv(), f.cwd); len(roots) == 0 || !under(s.Path, roots) {
+		t.Errorf("WatchRoots %v do not cover %s", roots, s.Path)
+	}
+}
+
+func under(path string, roots []string) bool {
+	for _, r := range roots {
+		if strings.HasPrefix(path, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+func conformExistence(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	if _, ex, err := src.Find(f.tenv(), uuid.NewString()); ex != transcript.Absent || err != nil {
+		t.Errorf("missing store: %v, %v; want absent", ex, err)
+	}
+	s := f.session(src, fake, "hello")
+	got, ex, err := src.Find(f.tenv(), s.ID)
+	if ex != transcript.Present || err != nil || got.Path != s.Path || got.ID != s.ID {
+		t.Errorf("Find(own id) = %+v, %v, %v; want present at %s", got, ex, err, s.Path)
+	}
+	for _, id := range []string{uuid.NewString(), "../" + s.ID, ""} {
+		if _, ex, err := src.Find(f.tenv(), id); ex != transcript.Absent || err != nil {
+			t.Errorf("Find(%q) = %v, %v; want absent", id, ex, err)
+		}
+	}
+	// An unreadable store: the directory under the root replaced by a file.
+	blockStore(t, src.StoreRoot(f.tenv()), s.Path)
+	if _, ex, err := src.Find(f.tenv(), uuid.NewString()); ex != transcript.Unknown || err == nil {
+		t.Errorf("unreadable store: %v, %v; want unknown with an error", ex, err)
+	}
+}
+
+// blockStore replaces the top-level store directory holding path with a
+// regular file, so lookups fail with an error other than "does not exist".
+func blockStore(t *testing.T, root, path string) {
+	t.Helper()
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := filepath.Join(root, strings.Split(rel, string(filepath.Separator))[0])
+	if err := os.Rename(top, top+".saved"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(top, []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read imports s from c and returns the event keys, the losses and the
+// cursor after the last batch (c when nothing was read).
+func read(t *testing.T, src transcript.Source, s transcript.Session, c transcript.Cursor) ([]string, []string, transcript.Cursor) {
+	t.Helper()
+	var keys, losses []string
+	err := src.Read(context.Background(), s, c, transcript.ReadOptions{BatchEvents: 2}, func(b transcript.Batch) error {
+		for _, e := range b.Events {
+			keys = append(keys, e.RecordID+"/"+e.Kind+"/"+e.Content)
+		}
+		for _, l := range b.Losses {
+			losses = append(losses, l.Reason)
+		}
+		c = b.Cursor
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return keys, losses, c
+}
+
+func conformPartial(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	f.env["FAKE_PARTIAL"] = "1"
+	s := f.session(src, fake, "partial turn RUN_TOOL")
+	root := src.StoreRoot(f.tenv())
+	sum := treeSum(t, root)
+	_, _, c1 := read(t, src, s, "")
+	if done, total := src.Progress(s, c1); done <= 0 || done >= total {
+		t.Errorf("progress %d of %d: the unterminated last line must not count", done, total)
+	}
+	if treeSum(t, root) != sum {
+		t.Fatal("reading changed the store")
+	}
+	r1, ok := src.Refresh(s)
+	if r2, _ := src.Refresh(s); !ok || !src.Settled(r1, r2) {
+		t.Error("an unchanged session has not settled")
+	}
+	appendTo(t, s.Path, "\n") // the writer finishes its line
+	full, _ := src.Refresh(s)
+	if src.Settled(r1, full) {
+		t.Error("a session that grew counts as settled")
+	}
+	all, _, end := read(t, src, full, "")
+	if again, l, _ := read(t, src, full, end); len(again)+len(l) != 0 {
+		t.Errorf("replay from the final cursor imported %d events, %v", len(again), l)
+	}
+	if done, total := src.Progress(full, end); done != total {
+		t.Errorf("final progress %d of %d", done, total)
+	}
+	// Cut the file in the middle of every line in turn: an import of the
+	// cut file, then a resume from its cursor once the file is whole again,
+	// must import exactly what one read of the whole file does.
+	data, err := os.ReadFile(full.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for start := 0; start < len(data); {
+		nl := strings.IndexByte(string(data[start:]), '\n')
+		cut := start + (nl+1)/2
+		writeAt(t, full.Path, data[:cut])
+		cs, _ := src.Refresh(full)
+		head, _, c := read(t, src, cs, "")
+		writeAt(t, full.Path, data)
+		whole, _ := src.Refresh(full)
+		tail, _, _ := read(t, src, whole, c)
+		if got := append(head, tail...); !sameKeys(got, all) {
+			t.Fatalf("cut at byte %d: %d + %d events, want the %d of one read", cut, len(head), len(tail), len(all))
+		}
+		start += nl + 1
+	}
+}
+
+// writeAt replaces the file at path with data in place (same inode), as an
+// appending writer seen at an earlier moment.
+func writeAt(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func conformRewrite(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	s := f.session(src, fake, "to be rewritten")
+	_, _, end := read(t, src, s, "")
+	appendTo(t, s.Path, "{not json\n")
+	s, _ = src.Refresh(s)
+	_, losses, end2 := read(t, src, s, end)
+	if len(losses) != 1 || !strings.Contains(losses[0], "malformed") {
+		t.Errorf("malformed line: losses %v, want one", losses)
+	}
+	data, err := os.ReadFile(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same size, different bytes before the cursor: a rewrite the prefix
+	// hash must catch (the first record blanked out).
+	nl := strings.IndexByte(string(data), '\n')
+	same := append([]byte(strings.Repeat(" ", nl)), data[nl:]...)
+	writeAt(t, s.Path, same)
+	s, _ = src.Refresh(s)
+	if _, losses, _ := read(t, src, s, end2); !strings.Contains(strings.Join(losses, "\n"), "rewritten") {
+		t.Errorf("rewritten prefix: losses %v, want the rewrite noted", losses)
+	}
+	firstLine := data[:nl+1]
+	if err := os.WriteFile(s.Path, firstLine, 0o600); err != nil { // shrink: a rewrite
+		t.Fatal(err)
+	}
+	s, _ = src.Refresh(s)
+	_, losses, _ = read(t, src, s, end2)
+	if len(losses) == 0 || !strings.Contains(strings.Join(losses, "\n"), "rewritten") {
+		t.Errorf("shrunk file: losses %v, want the rewrite noted", losses)
+	}
+	if _, _, c := read(t, src, s, "not a cursor of this source"); c == "not a cursor of this source" {
+		t.Error("an unusable cursor was not replaced by a read from the start")
+	}
+}
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sameKeys(a, b []string) bool {
+	a, b = append([]string(nil), a...), append([]string(nil), b...)
+	sort.Strings(a)
+	sort.Strings(b)
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}
+
+// treeSum hashes the names, modes and contents of every file under root
+// ("" when root does not exist).
+func treeSum(t *testing.T, root string) string {
+	t.Helper()
+	if _, err := os.Stat(root); err != nil {
+		return ""
+	}
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		h.Write([]byte(p + fi.Mode().String() + fi.ModTime().String()))
+		if d.Type().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			h.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,77 @@
+package harness
+
+import "github.com/ai-memory/ai-memory/transcript"
+
+// Request is the test tables' compact form of one launch: the user's argv
+// and the launcher's decision, as the launcher would build them. planWith
+// turns it into Parse + Build exactly as launcher.runHarness and
+// launcher.buildPlan do.
+type Request struct {
+	Args             []string
+	Yolo, Fresh      bool
+	LinkedSessionID  string
+	NewSessionID     string
+	Packet, RunDir   string
+	HookCommand      []string
+	BaseInstructions string // the base instructions of any session looked up
+	StdinTTY         bool
+}
+
+// testPlan is a Plan together with the intent it was built from.
+type testPlan struct {
+	Plan
+	Mode              Mode
+	Interactive       bool
+	ExplicitSelector  bool
+	ExplicitSessionID string
+	Delivery          Delivery
+}
+
+// Delivery names the plan's confirmation for the test tables.
+type Delivery int
+
+const (
+	DeliveryNone    Delivery = iota // Confirm == nil
+	DeliveryHook                    // AckFiles
+	DeliveryOnStart                 // ObservedWithPacket
+)
+
+func deliveryOf(c Confirmation) Delivery {
+	switch c.(type) {
+	case AckFiles:
+		return DeliveryHook
+	case ObservedWithPacket:
+		return DeliveryOnStart
+	}
+	return DeliveryNone
+}
+
+func planWith(pl Planner, r Request) (testPlan, error) {
+	in, err := pl.Parse(r.Args, r.StdinTTY)
+	if err != nil {
+		return testPlan{}, err
+	}
+	if in.Selector && r.Fresh {
+		return testPlan{}, ErrFreshWithSelector
+	}
+	d := Decision{Yolo: r.Yolo || in.Yolo, NewSessionID: r.NewSessionID, Packet: r.Packet,
+		RunDir: r.RunDir, HookCommand: r.HookCommand}
+	if !r.Fresh && !in.Selector {
+		d.Resume = r.LinkedSessionID
+	}
+	if r.BaseInstructions != "" {
+		d.Session = func(id string) (transcript.Session, bool) {
+			return transcript.Session{ID: id, Path: "/store/" + id + ".jsonl"}, true
+		}
+		if c, ok := pl.(codex); ok {
+			c.baseInstructions = func(string) (string, error) { return r.BaseInstructions, nil }
+			pl = c
+		}
+	}
+	p, err := pl.Build(in, d)
+	if err != nil {
+		return testPlan{}, err
+	}
+	return testPlan{Plan: p, Mode: in.Mode, Interactive: in.Interactive, ExplicitSelector: in.Selector,
+		ExplicitSessionID: in.SelectedID, Delivery: deliveryOf(p.Confirm)}, nil
+}
