@@ -56,7 +56,7 @@ func New(c Config) *mcp.Server {
 		c.Now = time.Now
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: ServerName, Version: c.Version}, &mcp.ServerOptions{
-		Instructions: "The memory of this workstream: what earlier coding-agent sessions (Claude, Codex, ...) in this repository said and did. " +
+		Instructions: "The memory of this workstream: what earlier coding-agent sessions (of every harness) in this repository said and did. " +
 			"Use search before redoing work or asking the user something an earlier session may have settled.",
 	})
 	t := &tools{c: c}

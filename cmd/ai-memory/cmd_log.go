@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/urfave/cli/v2"
@@ -66,7 +67,7 @@ func runLog(ctx context.Context, env ledgerCLIEnv, o logOpts) error {
 		return logJSON(ctx, env.out, db, t, o.Verbose)
 	}
 	if len(t.Sessions) == 0 {
-		_, err := fmt.Fprintln(env.out, "No sessions yet; `ai-memory run claude` or `ai-memory run codex` starts one.")
+		_, err := fmt.Fprintln(env.out, "No sessions yet; "+runSuggestion()+" starts one.")
 		return err
 	}
 	out, colour, done := pager(env.out, o.NoPager, env.getenv)
@@ -121,7 +122,18 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
-var harnessColour = map[string]string{"claude": "\x1b[33m", "codex": "\x1b[36m"}
+// harnessPalette colours harness names by their place in the registry
+// (yellow, cyan, ...), so a new harness needs no entry here.
+var harnessPalette = []string{"\x1b[33m", "\x1b[36m", "\x1b[35m", "\x1b[32m", "\x1b[34m"}
+
+func harnessColour(name string) string {
+	for i, n := range harness.Names() {
+		if n == name {
+			return harnessPalette[i%len(harnessPalette)]
+		}
+	}
+	return ""
+}
 
 // logChunk is how many events -v reads at a time.
 const logChunk = 1000
@@ -140,7 +152,7 @@ func printLog(ctx context.Context, w io.Writer, db *ledger.DB, t history.Timelin
 			prompt = "(no prompt)"
 		}
 		_, err := fmt.Fprintf(w, "%s  %s  %s  %s  %s  %s\n", paint(ansiDim, s.StartedAt.Local().Format("2006-01-02 15:04")),
-			paint(harnessColour[s.Harness], fmt.Sprintf("%-6s", s.Harness)), s.Machine, history.FormatDuration(s.Duration()),
+			paint(harnessColour(s.Harness), fmt.Sprintf("%-6s", s.Harness)), s.Machine, history.FormatDuration(s.Duration()),
 			plural(s.Events, "event"), paint(ansiBold, prompt))
 		if err != nil {
 			return err

@@ -83,7 +83,7 @@ func searchEvents(ctx context.Context, env ledgerCLIEnv, o searchOpts) ([]ledger
 		return nil, "", err
 	}
 	if db == nil {
-		return nil, "no ai-memory ledger on this machine yet; `ai-memory run claude` or `ai-memory run codex` starts one", nil
+		return nil, "no ai-memory ledger on this machine yet; " + runSuggestion() + " starts one", nil
 	}
 	defer db.Close()
 	wsID, err := searchWorkstreamID(ctx, db, env, o.WorkstreamID)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -48,7 +47,7 @@ func runUI(ctx context.Context, env ledgerCLIEnv, errw io.Writer, addr string, o
 		return err
 	}
 	if db == nil {
-		return errors.New("no ai-memory ledger yet; run `ai-memory run claude` or `ai-memory run codex` first")
+		return fmt.Errorf("no ai-memory ledger yet; run %s first", runSuggestion())
 	}
 	defer db.Close()
 	token, err := webui.NewToken()
