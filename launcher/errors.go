@@ -3,7 +3,6 @@ package launcher
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/ai-memory/ai-memory/harness"
 )
@@ -35,7 +34,7 @@ func usageErrorf(format string, args ...any) error {
 
 // unknownHarness is the one message for a harness name no adapter knows.
 func unknownHarness(name string) error {
-	return usageErrorf("unknown harness %q; known harnesses: %s", name, strings.Join(harness.Names(), ", "))
+	return &Error{Code: CodeUsage, Err: harness.UnknownError(name)}
 }
 
 // ErrNothingYet marks a read of history that does not exist yet (no ledger

@@ -95,15 +95,11 @@ func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name s
 // native session its next launch would resume ("" = a fresh session).
 func handoffTarget(ctx context.Context, db *ledger.DB, ws ledger.Workstream, name string) (string, string, error) {
 	if name != "" {
-		h, err := lookupHarness(name)
-		if err != nil {
-			return "", "", err
-		}
-		link, ok, err := db.CurrentLink(ctx, ws.ID, h.Name)
+		link, ok, err := db.CurrentLink(ctx, ws.ID, name)
 		if err != nil || !ok {
-			return h.Name, "", err
+			return name, "", err
 		}
-		return h.Name, link.NativeSessionID, nil
+		return name, link.NativeSessionID, nil
 	}
 	links, err := db.Links(ctx, ws.ID)
 	if err != nil {

@@ -102,7 +102,7 @@ func Run(ctx context.Context, o Options, env Env) error {
 func lookupHarness(name string) (harness.Descriptor, error) {
 	h, ok := harness.Lookup(name)
 	if !ok {
-		return h, &Error{Code: CodeUsage, Err: harness.UnknownError(name)}
+		return h, unknownHarness(name)
 	}
 	return h, nil
 }

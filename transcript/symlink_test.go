@@ -52,7 +52,7 @@ func TestSymlinkRule(t *testing.T) {
 		{"codex", "x-file-link", nil, Absent},
 	}
 	for _, tt := range tests {
-		src := map[string]Source{"claude": claudeSource{}, "codex": codexSource{}}[tt.harness]
+		src, _ := sourceFor(tt.harness)
 		got, err := src.List(s.env, s.repo, 0)
 		if err != nil {
 			t.Errorf("%s List: %v", tt.harness, err)
@@ -103,7 +103,7 @@ func TestListReportsUnreadable(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct{ harness, want, path string }{{"claude", "ok", bad}, {"codex", "x-ok", badx}} {
-		src := map[string]Source{"claude": claudeSource{}, "codex": codexSource{}}[tt.harness]
+		src, _ := sourceFor(tt.harness)
 		got, err := src.List(s.env, s.repo, 0)
 		if !reflect.DeepEqual(ids(got), []string{tt.want}) {
 			t.Errorf("%s List = %v, want [%s]", tt.harness, ids(got), tt.want)

@@ -67,7 +67,7 @@ func runLog(ctx context.Context, env ledgerCLIEnv, o logOpts) error {
 		return logJSON(ctx, env.out, db, t, o.Verbose)
 	}
 	if len(t.Sessions) == 0 {
-		_, err := fmt.Fprintln(env.out, "No sessions yet; "+runSuggestion()+" starts one.")
+		_, err := fmt.Fprintf(env.out, "No sessions yet; %s starts one.\n", runSuggestion())
 		return err
 	}
 	out, colour, done := pager(env.out, o.NoPager, env.getenv)
@@ -122,13 +122,13 @@ const (
 	ansiReset = "\x1b[0m"
 )
 
-// harnessPalette colours harness names by their place in the registry
-// (yellow, cyan, ...), so a new harness needs no entry here.
+// harnessPalette colours harnesses by their place in the registry.
 var harnessPalette = []string{"\x1b[33m", "\x1b[36m", "\x1b[35m", "\x1b[32m", "\x1b[34m"}
 
+// harnessColour is the colour of a registered harness, "" for others.
 func harnessColour(name string) string {
-	for i, n := range harness.Names() {
-		if n == name {
+	for i, d := range harness.All() {
+		if d.Name == name {
 			return harnessPalette[i%len(harnessPalette)]
 		}
 	}
