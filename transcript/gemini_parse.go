@@ -32,8 +32,14 @@ const geminiHookClose = "</hook_context>"
 // a resumed read needs no memory of the ids emitted before its cursor. The
 // result the CLI also sends back as a user functionResponse message maps to
 // the same id as the one in toolCalls, so it is not stored twice.
+//
+// Inside one read, seen drops the repeats before they reach the ledger. The
+// CLI only ever rewrites the newest message, and the result copy follows
+// in the next one, so seen covers the current and the previous message and
+// memory stays flat however long the session is.
 type geminiParser struct {
-	seen map[geminiKey]struct{}
+	curID     string
+	cur, prev map[geminiKey]struct{}
 }
 
 // geminiKey identifies an event emitted in this read.
@@ -44,18 +50,25 @@ type geminiKey struct {
 	sum   [16]byte
 }
 
+// enter notes that the lines now belong to message id.
+func (p *geminiParser) enter(id string) {
+	if id == p.curID && p.cur != nil {
+		return
+	}
+	p.curID, p.prev, p.cur = id, p.cur, map[geminiKey]struct{}{}
+}
+
 // emit hands e on unless this read already emitted the same event.
 func (p *geminiParser) emit(out *sink, off int64, e Event, text bool) {
-	if p.seen == nil {
-		p.seen = map[geminiKey]struct{}{}
-	}
 	sum := sha256.Sum256([]byte(e.Content))
 	k := geminiKey{rec: e.RecordID, block: e.BlockIndex, kind: e.Kind}
 	copy(k.sum[:], sum[:16])
-	if _, dup := p.seen[k]; dup {
+	_, dupCur := p.cur[k]
+	_, dupPrev := p.prev[k]
+	if dupCur || dupPrev {
 		return
 	}
-	p.seen[k] = struct{}{}
+	p.cur[k] = struct{}{}
 	if text {
 		textEvent(out, off, e, nil)
 	} else {
@@ -81,6 +94,7 @@ func (p *geminiParser) parse(rec []byte, off int64, out *sink) {
 }
 
 func (p *geminiParser) message(f [9][]byte, off int64, out *sink) {
+	p.enter(str(f[0]))
 	base := Event{RecordID: str(f[0]), OccurredAt: parseTime(f[2])}
 	switch typ := str(f[1]); typ {
 	case "user":
