@@ -213,7 +213,30 @@ capture_gemini() {
 		'Type your message' 'TOOL_DONE' /quit 'gemini --resume|Agent powering down'
 	gemini_save "$(rig_gemini_transcript "$home" "$sid")" "$home" "$repo" "$out/interactive.jsonl"
 	save "$home/.gemini/projects.json" "$home" "$out/projects.json"
-	cp "$RIG_TMP/mock.jsonl" "$RIG_TMP/gemini-$ver/mock.jsonl"
+	write_gemini_manifest
+}
+
+# write_gemini_manifest documents the Gemini fixtures for the reader's tests.
+write_gemini_manifest() {
+	cat >"$GEMINI_OUT/README.md" <<'EOF2'
+# Real Gemini CLI chat files
+
+Captured by `scripts/capture-fixtures.sh` (`capture_gemini`) from the real Gemini CLI
+installed from npm, talking to `scripts/mockmodel`. Do not edit by hand: re-run the
+script (`AI_MEMORY_CAPTURE_CLAUDE_VERSIONS= AI_MEMORY_CAPTURE_CODEX_VERSIONS=` captures
+Gemini only). Host paths are scrubbed as in `../real/README.md` (`/home/user` is the
+throwaway HOME, `/home/user/project` the repo); the header's `projectHash` is replaced by
+SHA-256 of the scrubbed root, so it still matches its project. The mock answers
+`hello RUN_TOOL` with one `run_shell_command {"command":"echo hello","description":"Print hello"}`.
+
+| file | what was run | user prompts |
+| --- | --- | --- |
+| `<v>/print.jsonl` | `gemini -p "hello RUN_TOOL" --session-id <id> --yolo` | hello RUN_TOOL |
+| `<v>/print-resume.jsonl` | the same file after `gemini -p "again" --resume <id> --yolo` (second header, `$set` history snapshot) | hello RUN_TOOL, again |
+| `<v>/context.jsonl` | `GEMINI_SYSTEM_MD=<default prompt + packet>` with `-p "hello with context" --session-id <id>`, then `-p "resumed with context" --resume <id>` (the system prompt is not in the file) | hello with context, resumed with context |
+| `<v>/interactive.jsonl` | TUI `gemini --session-id <id> --yolo` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `<v>/projects.json` | the CLI's project root -> slug registry after those runs | |
+EOF2
 }
 
 # write_manifest documents the fixtures for the readers' tests.

@@ -28,14 +28,14 @@ const geminiHookClose = "</hook_context>"
 // result by the call id (block 1), emitted once the call has finished. A
 // later version of a message therefore re-emits events the ledger already
 // holds under the same deterministic ids (dropped there, and inside one
-// read by seen) and adds only what is new. The same holds across reads, so
+// read by fresh) and adds only what is new. The same holds across reads, so
 // a resumed read needs no memory of the ids emitted before its cursor. The
 // result the CLI also sends back as a user functionResponse message maps to
 // the same id as the one in toolCalls, so it is not stored twice.
 //
-// Inside one read, seen drops the repeats before they reach the ledger. The
+// Inside one read, fresh drops the repeats before they reach the ledger. The
 // CLI only ever rewrites the newest message, and the result copy follows
-// in the next one, so seen covers the current and the previous message and
+// in the next one, so fresh covers the current and the previous message and
 // memory stays flat however long the session is.
 type geminiParser struct {
 	curID     string
@@ -58,22 +58,29 @@ func (p *geminiParser) enter(id string) {
 	p.curID, p.prev, p.cur = id, p.cur, map[geminiKey]struct{}{}
 }
 
-// emit hands e on unless this read already emitted the same event.
-func (p *geminiParser) emit(out *sink, off int64, e Event, text bool) {
-	sum := sha256.Sum256([]byte(e.Content))
-	k := geminiKey{rec: e.RecordID, block: e.BlockIndex, kind: e.Kind}
-	copy(k.sum[:], sum[:16])
-	_, dupCur := p.cur[k]
-	_, dupPrev := p.prev[k]
-	if dupCur || dupPrev {
-		return
+// fresh reports whether this read has not yet handled the block whose raw
+// JSON source is raw, and records it. Keying on the raw bytes lets a repeat
+// be dropped before its text is decoded (the CLI writes the same bytes each
+// time; a repeat whose bytes differ is decoded and left to the ledger's
+// content-derived id).
+func (p *geminiParser) fresh(rec string, block int, kind string, raw ...[]byte) bool {
+	h := sha256.New()
+	for _, r := range raw {
+		h.Write(r)
+		h.Write([]byte{0})
+	}
+	k := geminiKey{rec: rec, block: block, kind: kind}
+	copy(k.sum[:], h.Sum(nil))
+	_, inCur := p.cur[k]
+	_, inPrev := p.prev[k]
+	if inCur || inPrev {
+		return false
+	}
+	if p.cur == nil {
+		p.cur = map[geminiKey]struct{}{}
 	}
 	p.cur[k] = struct{}{}
-	if text {
-		textEvent(out, off, e, nil)
-	} else {
-		toolResultEvent(out, off, e)
-	}
+	return true
 }
 
 var geminiKeys = []string{"id", "type", "timestamp", "content", "toolCalls", "thoughts", "tokens", "$set", "$rewindTo"}
@@ -124,8 +131,8 @@ func (p *geminiParser) message(f [9][]byte, off int64, out *sink) {
 // rewritten histories) is left to toolCalls.
 func (p *geminiParser) content(raw []byte, role string, off int64, base Event, out *sink) {
 	base.Kind, base.Role = KindMessage, role
-	if s, ok := jsonString(raw); ok {
-		p.text(s, off, base, out)
+	if len(raw) > 0 && raw[0] == '"' {
+		p.text(raw, off, base, out)
 		return
 	}
 	i := 0
@@ -135,11 +142,10 @@ func (p *geminiParser) content(raw []byte, role string, off int64, base Event, o
 		i++
 		switch {
 		case jsonGet(part, "text") != nil:
-			p.text(str(jsonGet(part, "text")), off, e, out)
+			p.text(jsonGet(part, "text"), off, e, out)
 		case jsonGet(part, "functionResponse") != nil:
 			fr := jsonGet(part, "functionResponse")
-			text, failed := geminiResponseText(jsonGet(fr, "response"))
-			p.result(str(jsonGet(fr, "id")), text, failed, off, base, out)
+			p.result(str(jsonGet(fr, "id")), [][]byte{jsonGet(fr, "response")}, false, off, base, out)
 		case jsonGet(part, "functionCall") != nil:
 		default:
 			out.loss(off, "non-text part skipped")
@@ -150,7 +156,11 @@ func (p *geminiParser) content(raw []byte, role string, off int64, base Event, o
 
 // text strips a leading hook context block (the person's prompt follows it
 // in the same part) and emits the rest through the shared text rules.
-func (p *geminiParser) text(s string, off int64, e Event, out *sink) {
+func (p *geminiParser) text(raw []byte, off int64, e Event, out *sink) {
+	if !p.fresh(e.RecordID, e.BlockIndex, KindMessage, raw) {
+		return
+	}
+	s := str(raw)
 	if t := strings.TrimLeft(s, " \t\r\n"); strings.HasPrefix(t, "<hook_context>") {
 		if end := strings.Index(t, geminiHookClose); end >= 0 {
 			out.loss(off, "injected context skipped (<hook_context>)")
@@ -162,7 +172,7 @@ func (p *geminiParser) text(s string, off int64, e Event, out *sink) {
 		return
 	}
 	e.Content = s
-	p.emit(out, off, e, true)
+	textEvent(out, off, e, nil)
 }
 
 var geminiCallKeys = []string{"id", "name", "args", "result", "status", "timestamp"}
@@ -180,34 +190,44 @@ func (p *geminiParser) toolCall(call []byte, i int, off int64, base Event, out *
 	if t := parseTime(f[5]); !t.IsZero() {
 		base.OccurredAt = t
 	}
-	e := base
-	e.RecordID, e.Kind, e.Role, e.Content = id, KindToolCall, RoleAssistant, toolCallContent(name, f[2])
-	e.Metadata = map[string]any{"tool": name, "call_id": id}
-	p.emit(out, off, e, false)
+	if p.fresh(id, 0, KindToolCall, f[1], f[2]) {
+		e := base
+		e.RecordID, e.Kind, e.Role, e.Content = id, KindToolCall, RoleAssistant, toolCallContent(name, f[2])
+		e.Metadata = map[string]any{"tool": name, "call_id": id}
+		toolResultEvent(out, off, e)
+	}
 	status := str(f[4])
 	if !geminiDone[status] || f[3] == nil {
 		return // still running: its result arrives in a later version of the message
 	}
-	var texts []string
-	failed := status == "error"
+	var resps [][]byte
 	jsonElems(f[3], func(part []byte) bool {
-		t, bad := geminiResponseText(jsonGet(jsonGet(part, "functionResponse"), "response"))
-		texts, failed = append(texts, t), failed || bad
+		resps = append(resps, jsonGet(jsonGet(part, "functionResponse"), "response"))
 		return true
 	})
-	p.result(id, strings.Join(texts, "\n"), failed, off, base, out)
+	p.result(id, resps, status == "error", off, base, out)
 }
 
-// result emits a tool result keyed by its call id.
-func (p *geminiParser) result(callID, text string, failed bool, off int64, base Event, out *sink) {
+// result emits a tool result keyed by its call id: the responses' texts
+// joined by newlines; failed when the call's status or a response says so.
+func (p *geminiParser) result(callID string, resps [][]byte, failed bool, off int64, base Event, out *sink) {
 	if callID == "" {
 		out.loss(off, "tool result without a call id skipped")
 		return
 	}
+	if !p.fresh(callID, 1, KindToolResult, resps...) {
+		return
+	}
+	texts := make([]string, len(resps))
+	for i, r := range resps {
+		t, bad := geminiResponseText(r)
+		texts[i], failed = t, failed || bad
+	}
+	text := strings.Join(texts, "\n")
 	e := base
 	e.RecordID, e.BlockIndex, e.Kind, e.Role, e.Content = callID, 1, KindToolResult, RoleTool, text
 	e.Metadata = map[string]any{"call_id": callID, "is_error": failed}
-	p.emit(out, off, e, false)
+	toolResultEvent(out, off, e)
 }
 
 // geminiResponseText returns a functionResponse.response as text: its
