@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -118,18 +119,35 @@ func geminiProjectDirs(root, canon string) []string {
 		}
 		dirs = append(dirs, d)
 	}
-	add(geminiSlugs(root)[canon])
+	for p, slug := range geminiSlugs(root) {
+		if geminiSamePath(p, canon) {
+			add(slug)
+		}
+	}
 	add(GeminiProjectHash(canon))
 	ents, _ := os.ReadDir(tmp)
 	for i, e := range ents {
 		if i >= maxFindEntries {
 			break
 		}
-		if e.IsDir() && geminiProjectRoot(filepath.Join(tmp, e.Name())) == canon {
+		if e.IsDir() && geminiSamePath(geminiProjectRoot(filepath.Join(tmp, e.Name())), canon) {
 			add(e.Name())
 		}
 	}
 	return dirs
+}
+
+// geminiSamePath compares a project root the CLI recorded with a canonical
+// checkout path. On Windows the CLI lower-cases the roots it records in
+// projects.json and .project_root, so the comparison ignores case there.
+func geminiSamePath(recorded, canon string) bool {
+	if recorded == "" {
+		return false
+	}
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(filepath.Clean(recorded), canon)
+	}
+	return recorded == canon
 }
 
 // geminiSlugs reads projects.json: project root -> slug. A missing or

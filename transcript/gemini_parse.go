@@ -120,6 +120,8 @@ func (p *geminiParser) message(f [9][]byte, off int64, out *sink) {
 			i++
 			return true
 		})
+	case "":
+		out.loss(off, "gemini message without a type skipped")
 	default:
 		out.loss(off, "gemini "+typ+" message skipped")
 	}

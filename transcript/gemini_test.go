@@ -180,6 +180,7 @@ func TestGeminiParseRecords(t *testing.T) {
 		{"MetadataPatch", `{"$set":{"lastUpdated":"2026-12-01T21:12:18.905Z"}}`, nil, nil},
 		{"Header", `{"sessionId":"s","projectHash":"h","startTime":"t","kind":"main"}`, nil, nil},
 		{"Rewind", `{"$rewindTo":"u1"}`, nil, []string{"rewind skipped: the user withdrew later messages; those already imported are kept"}},
+		{"NoType", `{"id":"x1","content":"?"}`, nil, []string{"gemini message without a type skipped"}},
 		{"InfoMessage", `{"id":"i1","type":"info","content":"Request cancelled."}`, nil, []string{"gemini info message skipped"}},
 		{"InlineData", `{"id":"u1","type":"user","content":[{"inlineData":{"mimeType":"image/png","data":"AA=="}},{"text":"see"}]}`,
 			[]string{"message|user|u1|1|see"}, []string{"non-text part skipped"}},
