@@ -332,3 +332,21 @@ func FuzzGeminiLine(f *testing.F) {
 		}
 	})
 }
+
+// TestGeminiSlugsReadRealRegistry reads the projects.json the real CLI
+// wrote during the fixture capture.
+func TestGeminiSlugsReadRealRegistry(t *testing.T) {
+	root := t.TempDir()
+	b, err := os.ReadFile("testdata/gemini/0.61.0/projects.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, "projects.json"), string(b))
+	if got := geminiSlugs(root); !reflect.DeepEqual(got, map[string]string{"/home/user/project": "project"}) {
+		t.Errorf("geminiSlugs = %v", got)
+	}
+	writeFile(t, filepath.Join(root, "projects.json"), "{not json")
+	if got := geminiSlugs(root); got != nil {
+		t.Errorf("malformed projects.json read as %v, want nothing", got)
+	}
+}
