@@ -35,6 +35,8 @@ CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
 CAPTURE_CODEX=${AI_MEMORY_CAPTURE_CODEX_VERSIONS-$CODEX_VERSIONS}
 CAPTURE_OPENCODE=${AI_MEMORY_CAPTURE_OPENCODE_VERSIONS-$OPENCODE_VERSIONS}
 OPENCODE_OUT=${AI_MEMORY_OPENCODE_FIXTURES_OUT:-$PWD/transcript/testdata/opencode}
+CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
+GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -166,6 +168,82 @@ capture_codex() {
 	save "$(rig_codex_rollout "$home" "$id")" "$home" "$out/interactive.jsonl"
 }
 
+# gemini_save SRC HOME REPO DEST stores one Gemini fixture: scrubbed like the
+# others, and the header's projectHash (SHA-256 of the real repo path)
+# replaced by the hash of the scrubbed path, so the fixture stays
+# self-consistent.
+gemini_save() {
+	local real scrubbed
+	real=$(printf %s "$3" | sha256sum | cut -d' ' -f1)
+	scrubbed=$(printf %s "${3/#$2//home/user}" | sha256sum | cut -d' ' -f1)
+	save "$1" "$2" "$4"
+	sed -i "s/$real/$scrubbed/g" "$4"
+}
+
+# capture_gemini VERSION: print mode with a tool call (--session-id), a
+# print-mode resume (--resume), a session whose system prompt was replaced
+# per run by GEMINI_SYSTEM_MD (default prompt + packet, fresh and resumed),
+# and an interactive session in tmux; plus projects.json.
+capture_gemini() {
+	local ver=$1 bin home repo sid f
+	local out="$GEMINI_OUT/$ver" label="gemini-$ver"
+	bin=$(rig_gemini_bin "$ver") || return 0
+	home="$RIG_TMP/gemini-$ver/home" repo="$RIG_TMP/gemini-$ver/home/project"
+	rig_make_home "$home" && rig_make_repo "$repo" && rig_seed_gemini "$home"
+	rig_env "$home" "$bin" && rig_gemini_env
+
+	sid=$(rig_uuid)
+	(cd "$repo" && rig_run gemini -p "hello RUN_TOOL" --session-id "$sid" --yolo </dev/null)
+	f=$(rig_gemini_transcript "$home" "$sid")
+	gemini_save "$f" "$home" "$repo" "$out/print.jsonl"
+	(cd "$repo" && rig_run gemini -p "again" --resume "$sid" --yolo </dev/null)
+	gemini_save "$f" "$home" "$repo" "$out/print-resume.jsonl"
+
+	local sysmd="$RIG_TMP/gemini-$ver/system.md"
+	sid=$(rig_uuid)
+	(cd "$repo" && rig_run env GEMINI_WRITE_SYSTEM_MD="$sysmd.default" \
+		gemini -p "dump prompt" --session-id "$sid" --yolo </dev/null >/dev/null)
+	{ cat "$sysmd.default"; printf '\n\n%s\nSYSMD_CONTEXT %s\n' "$PACKET_MARKER" "$label"; } >"$sysmd"
+	sid=$(rig_uuid)
+	(cd "$repo" && rig_run env GEMINI_SYSTEM_MD="$sysmd" gemini -p "hello with context" --session-id "$sid" --yolo </dev/null)
+	(cd "$repo" && rig_run env GEMINI_SYSTEM_MD="$sysmd" gemini -p "resumed with context" --resume "$sid" --yolo </dev/null)
+	gemini_save "$(rig_gemini_transcript "$home" "$sid")" "$home" "$repo" "$out/context.jsonl"
+	verify "$label: GEMINI_SYSTEM_MD packet reached the model (fresh + resumed)" \
+		"$(jq -c 'select(.path | endswith("GenerateContent")) | .body.systemInstruction' "$MOCK_LOG" |
+			grep -F "SYSMD_CONTEXT $label" | grep -c 'interactive CLI agent' || true)"
+	verify "$label: default prompt dump cost a model request" "$(requests_with '"text":"dump prompt"')"
+
+	sid=$(rig_uuid)
+	tui_session "gemini-${ver//./-}" "$repo" "gemini --session-id $sid --yolo" \
+		'Type your message' 'TOOL_DONE' /quit 'gemini --resume|Agent powering down'
+	gemini_save "$(rig_gemini_transcript "$home" "$sid")" "$home" "$repo" "$out/interactive.jsonl"
+	save "$home/.gemini/projects.json" "$home" "$out/projects.json"
+	write_gemini_manifest
+}
+
+# write_gemini_manifest documents the Gemini fixtures for the reader's tests.
+write_gemini_manifest() {
+	cat >"$GEMINI_OUT/README.md" <<'EOF2'
+# Real Gemini CLI chat files
+
+Captured by `scripts/capture-fixtures.sh` (`capture_gemini`) from the real Gemini CLI
+installed from npm, talking to `scripts/mockmodel`. Do not edit by hand: re-run the
+script (`AI_MEMORY_CAPTURE_CLAUDE_VERSIONS= AI_MEMORY_CAPTURE_CODEX_VERSIONS=` captures
+Gemini only). Host paths are scrubbed as in `../real/README.md` (`/home/user` is the
+throwaway HOME, `/home/user/project` the repo); the header's `projectHash` is replaced by
+SHA-256 of the scrubbed root, so it still matches its project. The mock answers
+`hello RUN_TOOL` with one `run_shell_command {"command":"echo hello","description":"Print hello"}`.
+
+| file | what was run | user prompts |
+| --- | --- | --- |
+| `<v>/print.jsonl` | `gemini -p "hello RUN_TOOL" --session-id <id> --yolo` | hello RUN_TOOL |
+| `<v>/print-resume.jsonl` | the same file after `gemini -p "again" --resume <id> --yolo` (second header, `$set` history snapshot) | hello RUN_TOOL, again |
+| `<v>/context.jsonl` | `GEMINI_SYSTEM_MD=<default prompt + packet>` with `-p "hello with context" --session-id <id>`, then `-p "resumed with context" --resume <id>` (the system prompt is not in the file) | hello with context, resumed with context |
+| `<v>/interactive.jsonl` | TUI `gemini --session-id <id> --yolo` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `<v>/projects.json` | the CLI's project root -> slug registry after those runs | |
+EOF2
+}
+
 # write_manifest documents the fixtures for the readers' tests.
 write_manifest() {
 	cat >"$OUT/README.md" <<'EOF'
@@ -225,6 +303,7 @@ for v in $CAPTURE_CODEX; do capture_codex "$v"; done
 # shellcheck source=capture-fixtures-opencode.sh
 source scripts/capture-fixtures-opencode.sh
 for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
+for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

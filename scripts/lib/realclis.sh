@@ -351,3 +351,6 @@ check() {
 	shift
 	if "$@"; then pass "$desc"; else fail "$desc"; fi
 }
+
+# shellcheck source=realclis-gemini.sh
+source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
