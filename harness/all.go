@@ -9,4 +9,5 @@ package harness
 var registry = newRegistry(
 	claudeDescriptor(),
 	codexDescriptor(),
+	piDescriptor(),
 )

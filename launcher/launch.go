@@ -111,7 +111,7 @@ func (l *launch) buildPlan() error {
 		Yolo: l.o.Yolo || l.intent.Yolo, Resume: l.choice.resume, NewSessionID: uuid.NewString(),
 		Packet: l.packet.text, RunDir: l.runDir,
 		HookCommand: []string{l.env.Self, "hook", l.h.Name},
-		Session:     l.lookupSession,
+		Session:     l.lookupSession, Executable: l.exe,
 	}
 	plan, err := l.h.Planner.Build(l.intent, d)
 	if err != nil {
