@@ -348,3 +348,6 @@ check() {
 	shift
 	if "$@"; then pass "$desc"; else fail "$desc"; fi
 }
+
+# shellcheck source=realclis-pi.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"
