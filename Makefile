@@ -5,7 +5,7 @@ BIN := bin/ai-memory
 PKGS := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build install test unit race lint vet fmt-check bench fuzz acceptance clean
+.PHONY: help build install test unit race lint vet fmt-check bench fuzz acceptance browser-test clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -16,7 +16,7 @@ build: ## build bin/ai-memory
 install: ## install ai-memory into $(go env GOPATH)/bin
 	$(GO) install ./cmd/ai-memory
 
-test: lint race acceptance ## everything CI runs: lint, unit+e2e tests under -race, real-CLI acceptance
+test: lint race browser-test acceptance ## everything CI runs: lint, unit+e2e tests under -race, headless-browser UI test, real-CLI acceptance
 
 unit: ## unit and end-to-end tests without the race detector
 	$(GO) test $(PKGS)
@@ -34,10 +34,13 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 bench: ## benchmarks (see README for the figures)
-	$(GO) test -run '^$$' -bench . -benchmem ./ledger/ ./transcript/ ./agentproc/ ./launcher/
+	$(GO) test -run '^$$' -bench . -benchmem ./ledger/ ./transcript/ ./agentproc/ ./launcher/ ./webui/
 
 fuzz: ## run every fuzz target for FUZZTIME each
 	@scripts/fuzz.sh $(FUZZTIME)
+
+browser-test: ## headless chromium against `ai-memory ui` (installs chromium with apt-get if missing)
+	@GO=$(GO) scripts/browser-test.sh
 
 acceptance: build ## real Claude Code / Codex CLIs against a mock model on 127.0.0.1
 	@scripts/acceptance.sh

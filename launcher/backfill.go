@@ -2,8 +2,10 @@ package launcher
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/ai-memory/ai-memory/agentproc"
 	"github.com/ai-memory/ai-memory/harness"
@@ -18,6 +20,9 @@ type ImportOptions struct {
 	Session    string // one native session id; "" = all sessions of this checkout
 	Workstream string // "" = the selected workstream
 	Link       bool   // make the imported session the workstream's current one
+	// AnyCheckout imports Session even when it was recorded in another
+	// directory (a moved or renamed checkout); only with Session.
+	AnyCheckout bool
 }
 
 // maxBackfillSessions bounds one backfill (newest first).
@@ -30,6 +35,9 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 	env, err := env.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	if o.AnyCheckout && o.Session == "" {
+		return nil, usageErrorf("--any-checkout works only with --session ID")
 	}
 	srcs, err := importSources(o.Harness)
 	if err != nil {
@@ -49,7 +57,7 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 	if err != nil {
 		return nil, &Error{Code: CodeUsage, Err: err}
 	}
-	run, _, err := acquire(ctx, db, ws.ID, "import", env.Stderr)
+	run, _, err := acquire(ctx, db, ws.ID, importRunHarness, env.Stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -87,9 +95,13 @@ func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledg
 		im.Progress = progressPrinter(env.Stderr)
 	}
 	var out []ImportStats
+	var skipped error // unreadable transcripts: import the rest, then say so
 	found := false
 	for _, src := range srcs {
 		sessions, err := sessionsToImport(src, o, env, root)
+		if errors.Is(err, transcript.ErrUnreadable) && skipped == nil {
+			skipped, err = err, nil
+		}
 		if err != nil {
 			return out, err
 		}
@@ -110,6 +122,9 @@ func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledg
 	if im.Progress != nil {
 		fmt.Fprint(env.Stderr, "\r\033[K")
 	}
+	if skipped != nil {
+		return out, &Error{Code: 1, Err: skipped}
+	}
 	if o.Session != "" && !found {
 		return out, &Error{Code: 1, Err: fmt.Errorf("session %s not found in any harness store; list this checkout's sessions with: ai-memory import --all", o.Session)}
 	}
@@ -122,18 +137,43 @@ func sessionsToImport(src transcript.Source, o ImportOptions, env Env, root stri
 	if o.Session != "" {
 		s, ex, err := src.Find(tenv, o.Session)
 		if ex == transcript.Unknown && err != nil {
-			return nil, wrapperError("find session", err)
+			return nil, &Error{Code: CodeWrapper, Err: err} // names the file and what is wrong
 		}
 		if ex != transcript.Present {
 			return nil, nil
 		}
+		if !o.AnyCheckout {
+			if err := checkOwned(s, root); err != nil {
+				return nil, err
+			}
+		}
 		return []transcript.Session{s}, nil
 	}
 	ss, err := src.List(tenv, root, maxBackfillSessions) // newest first
+	if errors.Is(err, transcript.ErrUnreadable) {
+		return ss, err
+	}
 	if err != nil {
 		return nil, wrapperError("list "+src.Harness()+" sessions", err)
 	}
 	return ss, nil
+}
+
+// checkOwned applies discovery's rule to a session named by id: it must
+// have been recorded in this checkout (symlinks resolved on both sides;
+// unresolvable means no), so `import --session` cannot pull another
+// repository's history into this workstream by accident.
+func checkOwned(s transcript.Session, root string) error {
+	here, err1 := filepath.EvalSymlinks(root)
+	there, err2 := filepath.EvalSymlinks(s.Cwd)
+	if err1 == nil && err2 == nil && here == there {
+		return nil
+	}
+	where := "an unknown directory"
+	if s.Cwd != "" {
+		where = "another directory (" + s.Cwd + ")"
+	}
+	return &Error{Code: 1, Err: fmt.Errorf("%s session %s was recorded in %s, not in this checkout; import it from there, or pass --any-checkout to import it here anyway", s.Harness, s.ID, where)}
 }
 
 // progressPrinter draws a one-line progress bar for long imports.

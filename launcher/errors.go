@@ -3,6 +3,8 @@ package launcher
 import (
 	"errors"
 	"fmt"
+
+	"github.com/ai-memory/ai-memory/harness"
 )
 
 // Exit codes of launcher failures (the agent's own code is returned as is).
@@ -29,6 +31,22 @@ func (e *Error) ExitCode() int { return e.Code }
 func usageErrorf(format string, args ...any) error {
 	return &Error{Code: CodeUsage, Err: fmt.Errorf(format, args...)}
 }
+
+// unknownHarness is the one message for a harness name no adapter knows.
+func unknownHarness(name string) error {
+	return &Error{Code: CodeUsage, Err: harness.UnknownError(name)}
+}
+
+// ErrNothingYet marks a read of history that does not exist yet (no ledger
+// on this machine, or no workstream in this worktree): read commands
+// answer it with their empty result and exit 0, not with a failure.
+var ErrNothingYet = errors.New("nothing recorded yet")
+
+// nothingYet is an ErrNothingYet whose message says why and what to do.
+type nothingYet struct{ why string }
+
+func (e nothingYet) Error() string        { return e.why }
+func (e nothingYet) Is(target error) bool { return target == ErrNothingYet }
 
 func wrapperError(op string, err error) error {
 	var le *Error

@@ -17,7 +17,11 @@ func (l *launch) importer() *Importer {
 
 // bindSession records that this run's native session exists: the run and
 // the workstream link point at it, and the session index learns its id.
+// The writes must complete even when the live import that found the
+// session is being stopped (its context cancelled as the agent exits): the
+// caller then counts the session as bound and does not bind it again.
 func (l *launch) bindSession(ctx context.Context, s transcript.Session) {
+	ctx = context.WithoutCancel(ctx)
 	l.db.SetRunSession(ctx, l.run.ID, s.ID)
 	l.db.LinkSession(ctx, l.ws.ID, l.h.Name, s.ID)
 	l.index.bind(s.ID)
@@ -44,6 +48,7 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 		stats, err = l.importer().Import(ctx, l.src, sess)
 		if err != nil {
 			notes = append(notes, "native transcript import failed: "+err.Error())
+			say(l.env.Stderr, "could not import the rest of the %s transcript (%v); the transcript is untouched: retry with `ai-memory import --session %s`", l.h.Name, err, sess.ID)
 		}
 		l.noteLosses(stats.LossNotes)
 		notes = append(notes, l.lossNotes()...)
@@ -51,7 +56,7 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 		notes = append(notes, "native session id could not be discovered; transcript was not imported")
 	}
 	sid := sess.ID
-	added := stats.Added + l.appendNote(ctx, sid, strings.Join(notes, "\n")) + l.appendCheckpoint(ctx, sid, st.Code)
+	l.saved.Add(int64(stats.Added + l.appendNote(ctx, sid, strings.Join(notes, "\n")) + l.appendCheckpoint(ctx, sid, st.Code)))
 	l.settleDelivery(ctx, sess, ok)
 	if st.Signal != 0 {
 		l.index.interrupted(sid)
@@ -63,7 +68,7 @@ func (l *launch) finish(ctx context.Context, st agentproc.Status) error {
 		return wrapperError("close run", err)
 	}
 	l.closed = true
-	say(l.env.Stderr, "workstream '%s' saved %d new event(s)", l.ws.Name, added)
+	say(l.env.Stderr, "workstream '%s' saved %d new event(s)", l.ws.Name, l.saved.Load())
 	return nil
 }
 

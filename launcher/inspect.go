@@ -23,14 +23,24 @@ type HandoffPreview struct {
 
 // PreviewHandoff renders, without changing anything, the packet the next
 // `ai-memory run <harness>` in this worktree would deliver. An empty
-// harness means the workstream's most recently linked one.
+// harness means the workstream's most recently linked one. With no ledger
+// or no workstream yet it returns the empty preview (Harness set when
+// given) and an error matching ErrNothingYet; it never creates a ledger.
 func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env) (HandoffPreview, error) {
 	env, err := env.withDefaults()
 	if err != nil {
 		return HandoffPreview{}, err
 	}
+	if harnessName != "" {
+		h, err := lookupHarness(harnessName)
+		if err != nil {
+			return HandoffPreview{}, err
+		}
+		harnessName = h.Name
+	}
+	empty := HandoffPreview{Harness: harnessName}
 	if !ledgerExists(env) {
-		return HandoffPreview{}, &Error{Code: 1, Err: fmt.Errorf("no ledger yet; start with: %s", suggestions())}
+		return empty, nothingYet{"no ai-memory ledger on this machine yet; start with: " + suggestions()}
 	}
 	id, err := repo.Identify(env.Dir)
 	if err != nil {
@@ -43,7 +53,7 @@ func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env
 	defer db.Close()
 	ws, err := findWorkstream(ctx, db, id, workstream)
 	if err != nil {
-		return HandoffPreview{}, err
+		return empty, err
 	}
 	name, target, err := handoffTarget(ctx, db, ws, harnessName)
 	if err != nil {
@@ -65,7 +75,7 @@ func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name s
 			return ws, wrapperError("read workstream", err)
 		}
 		if !ok {
-			return ws, &Error{Code: 1, Err: fmt.Errorf("no workstream in this worktree yet; start with: %s", suggestions())}
+			return ws, nothingYet{"no workstream in this worktree yet; start with: " + suggestions()}
 		}
 		return ws, nil
 	}
@@ -81,19 +91,15 @@ func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name s
 	return ledger.Workstream{}, &Error{Code: CodeUsage, Err: fmt.Errorf("workstream '%s' not found; list them with: ai-memory workstreams", name)}
 }
 
-// handoffTarget resolves the harness and the native session its next
-// launch would resume ("" = a fresh session).
+// handoffTarget resolves the harness (name is canonical or "") and the
+// native session its next launch would resume ("" = a fresh session).
 func handoffTarget(ctx context.Context, db *ledger.DB, ws ledger.Workstream, name string) (string, string, error) {
 	if name != "" {
-		h, err := lookupHarness(name)
-		if err != nil {
-			return "", "", err
-		}
-		link, ok, err := db.CurrentLink(ctx, ws.ID, h.Name)
+		link, ok, err := db.CurrentLink(ctx, ws.ID, name)
 		if err != nil || !ok {
-			return h.Name, "", err
+			return name, "", err
 		}
-		return h.Name, link.NativeSessionID, nil
+		return name, link.NativeSessionID, nil
 	}
 	links, err := db.Links(ctx, ws.ID)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -44,6 +45,8 @@ type launch struct {
 
 	lossMu sync.Mutex
 	losses map[string]bool // loss notes of every import of this run
+
+	saved atomic.Int64 // events this run added: live imports, final import, notes
 }
 
 func (l *launch) execute(ctx context.Context) (err error) {
@@ -181,6 +184,7 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	// Everything below runs after the agent started: it adds nothing to
 	// the agent's start-up time.
 	l.index.hold()
+	l.claimSession(ctx)
 	l.index.start(l.plan.SessionID)
 	if err := l.db.SetRunSync(ctx, l.run.ID, l.packet.after, l.packet.through); err != nil {
 		l.index.say(fmt.Sprintf("could not record the handoff range: %v", err))
@@ -200,6 +204,20 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 		return wrapperError("wait for agent", werr)
 	}
 	return exitStatus(st.Code)
+}
+
+// claimSession records the native id the plan injected on the run before
+// the index record is written: the live lease bound to that id is what
+// keeps the record active when another agent's `sessions start` checks it,
+// and Claude Code writes no transcript (so nothing links it) until the
+// first prompt. A session still unknown stays `pending` in the index.
+func (l *launch) claimSession(ctx context.Context) {
+	if l.plan.SessionID == "" {
+		return
+	}
+	if err := l.db.SetRunSession(ctx, l.run.ID, l.plan.SessionID); err != nil {
+		l.index.say(fmt.Sprintf("could not record the run's session id: %v", err))
+	}
 }
 
 func (l *launch) finishFailedStart(ctx context.Context, err error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -101,7 +102,7 @@ func Run(ctx context.Context, o Options, env Env) error {
 func lookupHarness(name string) (harness.Descriptor, error) {
 	h, ok := harness.Lookup(name)
 	if !ok {
-		return h, &Error{Code: CodeUsage, Err: harness.UnknownError(name)}
+		return h, unknownHarness(name)
 	}
 	return h, nil
 }
@@ -180,11 +181,36 @@ func openLedger(env Env) (*ledger.DB, error) {
 	if err != nil {
 		return nil, wrapperError("data home", err)
 	}
-	db, err := ledger.Open(context.Background(), home)
+	db, err := openLedgerAt(home)
 	if err != nil {
 		return nil, wrapperError("open ledger", err)
 	}
 	return db, nil
+}
+
+// OpenExistingLedger opens the ledger only if one exists, so that reading
+// commands never create a data directory; nil, nil means no ledger yet.
+func OpenExistingLedger(getenv func(string) string) (*ledger.DB, error) {
+	home, err := ledger.DefaultHome(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(filepath.Join(home, "ledger.db")); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return openLedgerAt(home)
+}
+
+// openLedgerAt opens the ledger in home. A ledger this user may not write
+// (ai-memory needs write access even to read: the schema check, WAL and
+// busy handling write) gets what to fix instead of "create ledger file".
+func openLedgerAt(home string) (*ledger.DB, error) {
+	db, err := ledger.Open(context.Background(), home)
+	if errors.Is(err, fs.ErrPermission) {
+		path := filepath.Join(home, "ledger.db")
+		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, home)
+	}
+	return db, err
 }
 
 // ledgerExists reports whether a ledger was ever created, so that read-only

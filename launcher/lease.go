@@ -35,7 +35,7 @@ func acquire(ctx context.Context, db *ledger.DB, wsID, harnessName string, warn 
 			return run, reclaimed, nil
 		}
 		if time.Now().After(deadline) {
-			return run, nil, &Error{Code: CodeBusy, Err: fmt.Errorf("%v; wait for it to finish or use another workstream (--new NAME)", busy)}
+			return run, nil, &Error{Code: CodeBusy, Err: fmt.Errorf("%v; %s", busy, busyAdvice(harnessName))}
 		}
 		if !told {
 			fmt.Fprintln(warn, "ai-memory: another launcher holds this workstream; waiting briefly in case it is finishing")
@@ -47,6 +47,20 @@ func acquire(ctx context.Context, db *ledger.DB, wsID, harnessName string, warn 
 		case <-time.After(BusyRetryInterval):
 		}
 	}
+}
+
+// importRunHarness is the harness name of the run an `ai-memory import`
+// holds the lease with.
+const importRunHarness = "import"
+
+// busyAdvice is what to do when the lease is held: a launch can move to
+// another workstream; an import has no --new and must wait (a running
+// launcher imports its own session as it goes).
+func busyAdvice(harnessName string) string {
+	if harnessName == importRunHarness {
+		return "wait for it to finish and run `ai-memory import` again (a running `ai-memory run` imports its own session as it goes)"
+	}
+	return "wait for it to finish or use another workstream (--new NAME)"
 }
 
 // heartbeat renews the lease right away and then every HeartbeatInterval

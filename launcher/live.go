@@ -73,6 +73,7 @@ func (li *liveImport) step(ctx context.Context) {
 		li.mu.Unlock()
 	}
 	st, _ := li.l.importer().Import(ctx, li.l.src, sess)
+	li.l.saved.Add(int64(st.Added))
 	li.l.noteLosses(st.LossNotes)
 }
 
@@ -94,8 +95,8 @@ func (l *launch) resolveSession() (transcript.Session, bool) {
 		s, ex, _ := l.src.Find(tenv, id)
 		return s, ex == transcript.Present
 	}
-	cands, err := l.src.CreatedSince(tenv, l.id.Root, l.started)
-	if err != nil || len(cands) == 0 {
+	cands, _ := l.src.CreatedSince(tenv, l.id.Root, l.started) // an error still returns the readable ones
+	if len(cands) == 0 {
 		return transcript.Session{}, false
 	}
 	return cands[0], true

@@ -66,10 +66,10 @@ func (db *DB) Append(ctx context.Context, b Batch) (AppendResult, error) {
 		return AppendResult{}, err
 	}
 	var createdSeg string
-	err = db.withTx(ctx, func(tx *sql.Tx) error {
+	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		var err error
 		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
-		return err
+		return stateOfBatch(b), err
 	})
 	if err != nil && createdSeg != "" {
 		os.Remove(filepath.Join(db.home, filepath.FromSlash(createdSeg)))
@@ -159,19 +159,26 @@ func workstreamCounters(ctx context.Context, tx *sql.Tx, wsID string) (wsk, last
 }
 
 // filterPresent drops events whose id is already stored for the workstream.
+// A stored event is looked up by its occurrence time and id key (the dedupe
+// index's order; see migrations/0003): timed events within the time range of
+// their chunk, untimed ones among the untimed.
 func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([]pending, error) {
 	present := make(map[string]bool)
-	const chunk = 500
-	for i := 0; i < len(evs); i += chunk {
-		part := evs[i:min(i+chunk, len(evs))]
-		args := make([]any, 0, len(part)+1)
-		args = append(args, wsk)
-		for _, p := range part {
-			args = append(args, idKey(p.idRaw))
+	var timed, untimed []pending
+	for _, p := range evs {
+		if p.in.OccurredAt.IsZero() {
+			untimed = append(untimed, p)
+		} else {
+			timed = append(timed, p)
 		}
-		q := sqlPresentIDsPrefix + strings.Repeat(",?", len(part))[1:] + ")"
-		if err := collectIDs(ctx, tx, q, args, present); err != nil {
-			return nil, err
+	}
+	const chunk = 500
+	for _, group := range [][]pending{timed, untimed} {
+		for i := 0; i < len(group); i += chunk {
+			q, args := presentQuery(wsk, group[i:min(i+chunk, len(group))])
+			if err := collectIDs(ctx, tx, q, args, present); err != nil {
+				return nil, err
+			}
 		}
 	}
 	out := evs[:0:0]
@@ -181,6 +188,25 @@ func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([
 		}
 	}
 	return out, nil
+}
+
+// presentQuery is the lookup of part, which is all timed or all untimed.
+func presentQuery(wsk int64, part []pending) (string, []any) {
+	args := make([]any, 0, len(part)+3)
+	q := sqlPresentUntimedPrefix
+	args = append(args, wsk)
+	if t := part[0].in.OccurredAt; !t.IsZero() {
+		lo, hi := t.UnixMicro(), t.UnixMicro()
+		for _, p := range part[1:] {
+			lo, hi = min(lo, p.in.OccurredAt.UnixMicro()), max(hi, p.in.OccurredAt.UnixMicro())
+		}
+		q = sqlPresentTimedPrefix
+		args = append(args, lo, hi)
+	}
+	for _, p := range part {
+		args = append(args, idKey(p.idRaw))
+	}
+	return q + strings.Repeat(",?", len(part))[1:] + ")", args
 }
 
 // idKey is the first 8 bytes of an event id as an integer.

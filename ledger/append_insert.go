@@ -21,7 +21,7 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	if err != nil {
 		return "", err
 	}
-	rel, created, err := db.writeSegment(wsID, segmentName(runID, data), data)
+	rel, created, err := db.writeSegment(wsID, segmentBase(runID, data), data)
 	if err != nil {
 		return "", err
 	}

@@ -3,8 +3,9 @@
 // event history with a full-text index.
 //
 // It is one SQLite file (modernc.org/sqlite, WAL) under the data home plus
-// immutable JSONL segments, one per appended batch, from which the event
-// table can be rebuilt. Every content, source record id and metadata string
+// immutable segments: one JSONL file per appended batch of events, and a
+// state snapshot per workstream (links, cursors, runs) rewritten as it
+// changes, so the whole ledger can be rebuilt from the segments alone. Every content, source record id and metadata string
 // passes through [redact.String] before it reaches the database or a segment.
 //
 // This is the only package that imports the SQLite driver. Dialect-specific

@@ -3,7 +3,9 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -49,7 +51,7 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = DefaultBusyTimeout
 	}
-	path, err := prepareFiles(home)
+	path, err := prepareFiles(home, opts.BusyTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -68,13 +70,19 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 		db.sql.Close()
 		return nil, db.wrap(err, "open ledger "+path)
 	}
+	if err := db.ensureStateSnapshots(ctx); err != nil {
+		db.sql.Close()
+		return nil, db.wrap(err, "open ledger "+path)
+	}
 	return db, nil
 }
 
-// prepareFiles creates the home directory and an empty ledger.db with owner
-// only permissions, so SQLite (which copies the db file's mode onto its
-// -wal and -shm files) never creates anything group- or world-readable.
-func prepareFiles(home string) (string, error) {
+// prepareFiles creates the home directory and, when there is no ledger.db
+// yet, a fully initialised one (createLedgerFile). The returned path always
+// names a SQLite file with its final page size in WAL mode, so processes
+// that open a fresh home at once only ever meet a complete file and then
+// wait on the busy timeout like every other writer.
+func prepareFiles(home string, busy time.Duration) (string, error) {
 	if home == "" {
 		return "", fmt.Errorf("open ledger: empty data directory")
 	}
@@ -82,21 +90,28 @@ func prepareFiles(home string) (string, error) {
 		return "", fmt.Errorf("create data directory: %w", err)
 	}
 	path := filepath.Join(home, "ledger.db")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, createLedgerFile(home, path, busy)
+	case err != nil:
+		return "", fmt.Errorf("open ledger file: %w", err)
+	case st.Size() == 0:
+		return path, initInPlace(path, busy)
+	}
+	return path, checkWritable(path)
+}
+
+// checkWritable fails with a permission error when this user cannot open
+// the existing ledger for writing. SQLite would otherwise fall back to a
+// read-only connection silently, and the first write, often long after the
+// agent started, would fail with "attempt to write a readonly database".
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return "", fmt.Errorf("create ledger file: %w", err)
+		return fmt.Errorf("open ledger file: %w", err)
 	}
-	st, err := f.Stat()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("create ledger file: %w", err)
-	}
-	if st.Size() == 0 {
-		return path, bootstrapSQLite(path)
-	}
-	return path, nil
+	return f.Close()
 }
 
 // Close closes the database.

@@ -27,20 +27,20 @@ func (db *DB) LinkSession(ctx context.Context, wsID, harness, nativeID string) (
 		return Link{}, errors.New("link session: empty harness or native session id")
 	}
 	var l Link
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		if err := requireWorkstream(ctx, tx, wsID); err != nil {
-			return err
+			return "", err
 		}
 		now := db.nowMicro()
 		if _, err := tx.ExecContext(ctx, sqlDemoteLinks, now, wsID, harness, nativeID); err != nil {
-			return err
+			return "", err
 		}
 		if _, err := tx.ExecContext(ctx, sqlUpsertCurrentLink, wsID, harness, nativeID, now); err != nil {
-			return err
+			return "", err
 		}
 		var err error
 		l, err = scanLink(tx.QueryRowContext(ctx, sqlLink, wsID, harness, nativeID))
-		return err
+		return wsID, err
 	})
 	return l, db.wrap(err, "link session")
 }
@@ -88,12 +88,12 @@ func (db *DB) Links(ctx context.Context, wsID string) ([]Link, error) {
 // AdvanceDelivery raises the session's delivery cursor to seq (never
 // lowers it), creating a non-current link row when none exists.
 func (db *DB) AdvanceDelivery(ctx context.Context, wsID, harness, nativeID string, seq int64) error {
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		if err := requireWorkstream(ctx, tx, wsID); err != nil {
-			return err
+			return "", err
 		}
 		_, err := tx.ExecContext(ctx, sqlAdvanceDelivery, wsID, harness, nativeID, seq, db.nowMicro())
-		return err
+		return wsID, err
 	})
 	return db.wrap(err, "advance delivery cursor")
 }

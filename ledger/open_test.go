@@ -104,7 +104,7 @@ func TestOpen_CorruptFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := Open(context.Background(), home)
-	if err == nil || !strings.Contains(err.Error(), "is not a valid ai-memory ledger") || !strings.Contains(err.Error(), "move it aside") {
+	if err == nil || !strings.Contains(err.Error(), "is not a valid ai-memory ledger") || !strings.Contains(err.Error(), "move it and its -wal and -shm files aside") {
 		t.Fatalf("Open of a corrupt file = %v; want a clear 'not a valid ledger' error", err)
 	}
 }

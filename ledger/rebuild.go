@@ -1,7 +1,7 @@
 package ledger
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // RebuildResult says what Rebuild restored.
@@ -24,7 +23,12 @@ type RebuildResult struct {
 	// (left by a batch that crashed after its segment was written) and got
 	// a new sequence after the workstream's last one.
 	Renumbered int
-	// OrphanSegments counts segments of workstreams the ledger does not know.
+	// Restored counts workstreams the ledger did not know that were
+	// recreated (with their links, cursors and runs) from their state
+	// snapshot; Renamed, those of them whose name was taken meanwhile.
+	Restored, Renamed int
+	// OrphanSegments counts segments of workstreams the ledger does not know
+	// and that have no state snapshot (written before snapshots existed).
 	OrphanSegments int
 }
 
@@ -36,8 +40,9 @@ type loaded struct {
 
 // Rebuild replaces the events table and the FTS index with the contents of
 // the segments on disk, restoring the same event ids, sequences and content,
-// in one transaction. It repairs a damaged index or event table; workstreams,
-// runs and links are kept.
+// in one transaction. Workstreams, runs and links the ledger has are kept;
+// a workstream it does not know (the ledger file was lost) is recreated
+// from its newest state snapshot, so the segments alone rebuild everything.
 func (db *DB) Rebuild(ctx context.Context) (RebuildResult, error) {
 	var res RebuildResult
 	root := filepath.Join(db.home, "segments")
@@ -91,10 +96,16 @@ func (db *DB) rebuildWorkstream(ctx context.Context, tx *sql.Tx, wsID string, kn
 		return err
 	}
 	var wsk int64
+	restored := false
 	err = tx.QueryRowContext(ctx, sqlWorkstreamKey, wsID).Scan(&wsk)
 	if errors.Is(err, sql.ErrNoRows) {
-		res.OrphanSegments += nseg
-		return nil
+		if restored, err = db.restoreWorkstream(ctx, tx, wsID, res); err == nil && !restored {
+			res.OrphanSegments += nseg
+			return nil
+		}
+		if err == nil {
+			err = tx.QueryRowContext(ctx, sqlWorkstreamKey, wsID).Scan(&wsk)
+		}
 	}
 	if err != nil {
 		return err
@@ -110,7 +121,9 @@ func (db *DB) rebuildWorkstream(ctx context.Context, tx *sql.Tx, wsID string, kn
 	if len(recs) > 0 {
 		last = recs[len(recs)-1].rec.Sequence
 	}
-	_, err = tx.ExecContext(ctx, sqlRestoreCounters, last, len(recs), wsk)
+	if _, err = tx.ExecContext(ctx, sqlRestoreCounters, last, len(recs), wsk); err == nil && restored {
+		_, err = tx.ExecContext(ctx, sqlRestoreUpdatedAt, wsk)
+	}
 	return err
 }
 
@@ -151,43 +164,49 @@ func orderForRebuild(recs []loaded, known map[string]bool, res *RebuildResult) [
 	return out
 }
 
-// loadSegments reads every segment of a workstream, in file-name order.
+// loadSegments reads every event segment of a workstream (compressed or
+// not), in file-name order.
 func (db *DB) loadSegments(wsID string) ([]loaded, int, error) {
 	dir := filepath.Join(db.home, "segments", wsID)
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("rebuild: %w", err)
 	}
-	sort.Strings(files)
 	var out []loaded
-	for _, f := range files {
-		rel := filepath.ToSlash(filepath.Join("segments", wsID, filepath.Base(f)))
-		if out, err = readSegment(f, rel, out); err != nil {
+	n := 0
+	for _, e := range ents { // ReadDir sorts by name
+		if e.IsDir() || !isSegmentFile(e.Name()) {
+			continue
+		}
+		n++
+		rel := filepath.ToSlash(filepath.Join("segments", wsID, e.Name()))
+		if out, err = readSegment(filepath.Join(dir, e.Name()), rel, out); err != nil {
 			return nil, 0, err
 		}
 	}
-	return out, len(files), nil
+	return out, n, nil
 }
 
 func readSegment(path, rel string, out []loaded) ([]loaded, error) {
-	f, err := os.Open(path)
+	data, err := ReadSegmentFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("rebuild: %w", err)
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
-	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
-		if len(strings.TrimSpace(string(line))) > 0 {
-			var rec segmentRecord
-			if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
-				return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
-			}
-			out = append(out, loaded{rec: rec, rel: rel})
+	for n := 1; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if err != nil {
-			break
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
 		}
+		var rec segmentRecord
+		if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
+			return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
+		}
+		out = append(out, loaded{rec: rec, rel: rel})
 	}
 	return out, nil
 }

@@ -59,16 +59,16 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner Owne
 	}
 	var run Run
 	var reclaimed []Run
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		if err := requireWorkstream(ctx, tx, wsID); err != nil {
-			return err
+			return "", err
 		}
 		var err error
 		if reclaimed, err = db.reclaim(ctx, tx, wsID, owner.Host); err != nil {
-			return err
+			return "", err
 		}
 		run, err = db.insertRun(ctx, tx, wsID, harness, owner)
-		return err
+		return wsID, err
 	})
 	if err != nil {
 		return Run{}, nil, db.wrap(err, "acquire lease")
@@ -129,7 +129,9 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, wsID, harness string, o
 // ErrLeaseLost.
 func (db *DB) RenewLease(ctx context.Context, runID string) (time.Time, error) {
 	until := db.now().Add(LeaseDuration)
-	if err := db.updateActiveRun(ctx, runID, "renew lease", sqlRenewLease, until.UnixMicro(), runID); err != nil {
+	// No state snapshot: a lease expiry is transient (a rebuilt ledger
+	// shows the lease as of the last snapshot, then renewals continue).
+	if err := db.updateActiveRunNoState(ctx, runID, "renew lease", sqlRenewLease, until.UnixMicro(), runID); err != nil {
 		return time.Time{}, err
 	}
 	return fromMicro(until.UnixMicro()), nil
@@ -161,14 +163,29 @@ func (db *DB) CancelRun(ctx context.Context, runID string) error {
 	return err
 }
 
-// updateActiveRun runs an UPDATE guarded by state = 'active' and tells
-// "no such run" (ErrNotFound) from "not active any more" (ErrLeaseLost).
+// updateActiveRun runs an UPDATE guarded by state = 'active' (with a state
+// snapshot of the run's workstream) and tells "no such run" (ErrNotFound)
+// from "not active any more" (ErrLeaseLost).
 func (db *DB) updateActiveRun(ctx context.Context, runID, op, query string, args ...any) error {
+	n, err := db.execRunState(ctx, runID, query, args...)
+	if err != nil {
+		return db.wrap(err, op)
+	}
+	return db.leaseLostUnless(ctx, n, runID, op)
+}
+
+// updateActiveRunNoState is updateActiveRun without the state snapshot.
+func (db *DB) updateActiveRunNoState(ctx context.Context, runID, op, query string, args ...any) error {
 	res, err := db.sql.ExecContext(ctx, query, args...)
 	if err != nil {
 		return db.wrap(err, op)
 	}
-	if n, _ := res.RowsAffected(); n > 0 {
+	n, _ := res.RowsAffected()
+	return db.leaseLostUnless(ctx, n, runID, op)
+}
+
+func (db *DB) leaseLostUnless(ctx context.Context, n int64, runID, op string) error {
+	if n > 0 {
 		return nil
 	}
 	r, err := db.Run(ctx, runID)

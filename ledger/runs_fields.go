@@ -27,14 +27,32 @@ func (db *DB) MarkContextDelivered(ctx context.Context, runID string) error {
 }
 
 func (db *DB) updateRun(ctx context.Context, runID, op, query string, args ...any) error {
-	res, err := db.sql.ExecContext(ctx, query, args...)
+	n, err := db.execRunState(ctx, runID, query, args...)
 	if err != nil {
 		return db.wrap(err, op)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
+	if n == 0 {
 		return errorf(ErrNotFound, "%s: run %s does not exist", op, runID)
 	}
 	return nil
+}
+
+// execRunState runs an UPDATE of one run and, when it changed a row,
+// snapshots the run's workstream in the same transaction.
+func (db *DB) execRunState(ctx context.Context, runID, query string, args ...any) (n int64, err error) {
+	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return "", err
+		}
+		if n, _ = res.RowsAffected(); n == 0 {
+			return "", nil
+		}
+		var wsID string
+		err = tx.QueryRowContext(ctx, sqlRunWorkstream, runID).Scan(&wsID)
+		return wsID, err
+	})
+	return n, err
 }
 
 // Run returns the run with that id, or ErrNotFound.

@@ -79,25 +79,35 @@ func encodeSegment(recs []segmentRecord) ([]byte, error) {
 	return buf, nil
 }
 
-// segmentName is <run>-<16 hex of sha256(data)>.jsonl: content-addressed, so
-// the same bytes always land in the same file.
-func segmentName(runID string, data []byte) string {
-	sum := sha256.Sum256(data)
-	return runID + "-" + hex.EncodeToString(sum[:8]) + ".jsonl"
+// segmentBase is <run>-<16 hex of sha256(jsonl)>: content-addressed (by
+// the uncompressed JSONL), so the same events always land in the same file
+// whatever the codec; the extension is added by writeSegment.
+func segmentBase(runID string, jsonl []byte) string {
+	sum := sha256.Sum256(jsonl)
+	return runID + "-" + hex.EncodeToString(sum[:8])
 }
 
-// writeSegment writes data durably to home/segments/<ws>/<name> (temp file,
-// fsync, rename; 0600 in 0700 dirs). An existing target has identical bytes
-// by construction and is reused. created reports whether this call made the
-// file, so a failed transaction can remove exactly what it added.
-func (db *DB) writeSegment(wsID, name string, data []byte) (rel string, created bool, err error) {
-	rel = filepath.ToSlash(filepath.Join("segments", wsID, name))
+// writeSegment writes the JSONL durably, compressed, to
+// home/segments/<ws>/<base>.jsonl.zst (temp file, fsync, rename; 0600 in
+// 0700 dirs). An existing target, or an uncompressed <base>.jsonl of an
+// earlier version, holds the same events by construction and is reused.
+// created reports whether this call made the file, so a failed transaction
+// can remove exactly what it added.
+func (db *DB) writeSegment(wsID, base string, jsonl []byte) (rel string, created bool, err error) {
 	dir := filepath.Join(db.home, "segments", wsID)
-	target := filepath.Join(dir, name)
-	if _, err := db.segFS.Stat(target); err == nil {
-		return rel, false, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", false, fmt.Errorf("check segment %s: %w", rel, err)
+	for _, ext := range []string{segmentExt, legacySegmentExt} {
+		rel = filepath.ToSlash(filepath.Join("segments", wsID, base+ext))
+		if _, err := db.segFS.Stat(filepath.Join(dir, base+ext)); err == nil {
+			return rel, false, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", false, fmt.Errorf("check segment %s: %w", rel, err)
+		}
+	}
+	rel = filepath.ToSlash(filepath.Join("segments", wsID, base+segmentExt))
+	target := filepath.Join(dir, base+segmentExt)
+	data, err := compressSegment(jsonl)
+	if err != nil {
+		return "", false, err
 	}
 	if err := db.segFS.MkdirAll(dir, 0o700); err != nil {
 		return "", false, fmt.Errorf("create segment directory: %w", err)
@@ -109,6 +119,12 @@ func (db *DB) writeSegment(wsID, name string, data []byte) (rel string, created 
 }
 
 func (db *DB) writeTempAndRename(dir, target string, data []byte) error {
+	return db.writeFile(dir, target, data, true)
+}
+
+// writeFile writes data to a temp file in dir and renames it to target;
+// with durable, the data is fsynced before the rename.
+func (db *DB) writeFile(dir, target string, data []byte, durable bool) error {
 	f, err := db.segFS.CreateTemp(dir, ".segment-*.tmp")
 	if err != nil {
 		return err
@@ -118,7 +134,7 @@ func (db *DB) writeTempAndRename(dir, target string, data []byte) error {
 	if err == nil {
 		_, err = f.Write(data)
 	}
-	if err == nil {
+	if err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

@@ -45,20 +45,6 @@ func openSQLite(file string, busy time.Duration) (*sql.DB, error) {
 // than with 4 KiB pages, which keeps the ledger under 2x the text it stores.
 const pageSize = 16384
 
-// bootstrapSQLite sets the page size of a brand-new (empty) file; it can
-// only be chosen before the first table and before WAL mode.
-func bootstrapSQLite(file string) error {
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: file}).EscapedPath())
-	if err != nil {
-		return fmt.Errorf("initialise ledger: %w", err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d; PRAGMA journal_mode = WAL", pageSize)); err != nil {
-		return fmt.Errorf("initialise ledger: %w", err)
-	}
-	return nil
-}
-
 type migration struct {
 	version int
 	name    string
@@ -214,7 +200,7 @@ func (db *DB) wrap(err error, op string) error {
 			"%s: ledger %s is locked by another process (waited %s); retry, or stop the process holding it",
 			op, db.path, db.busy)}
 	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-		return fmt.Errorf("%s: %s is not a valid ai-memory ledger (%v); move it aside and run `ai-memory ledger rebuild`", op, db.path, err)
+		return fmt.Errorf("%s: %s is not a valid ai-memory ledger (%v); move it and its -wal and -shm files aside, then run `ai-memory ledger rebuild` (the segments hold the history)", op, db.path, err)
 	case sqlite3.SQLITE_FULL:
 		return fmt.Errorf("%s: disk full writing %s; free space and retry: %w", op, db.path, err)
 	}

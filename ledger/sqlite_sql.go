@@ -62,8 +62,12 @@ const (
 const (
 	sqlWorkstreamCounters = `SELECT wsk, last_sequence FROM workstreams WHERE id = ?`
 	// The stored id, or the fields it is derived from when it is NULL.
-	sqlPresentIDsPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
-  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.id_key IN (`
+	// Both use the dedupe index (wsk, occurred_at, id_key): events with a
+	// time within the batch's time range, or without a time, then id_key.
+	sqlPresentTimedPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
+  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.occurred_at BETWEEN ? AND ? AND e.id_key IN (`
+	sqlPresentUntimedPrefix = `SELECT e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index, e.kind, e.content
+  FROM events e JOIN sources src ON src.id = e.source_id WHERE e.wsk = ? AND e.occurred_at IS NULL AND e.id_key IN (`
 	sqlSourceID      = `SELECT id FROM sources WHERE harness = ? AND native_session_id = ?`
 	sqlInsertSource  = `INSERT INTO sources (harness, native_session_id) VALUES (?, ?) RETURNING id`
 	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING`
@@ -86,7 +90,15 @@ const (
 	// FTS5 has no top-k pruning and its bm25() scans every match of each
 	// term to compute IDF, which costs tens of ms for common words at 1M
 	// events; candidates are ranked in Go instead (rank.go).
-	sqlSearchCandidates  = `SELECT rowid, content FROM events_fts WHERE events_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2`
+	sqlSearchCandidates = `SELECT rowid, content FROM events_fts WHERE events_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2`
+	// The same for a workstream that holds most of the ledger: the match
+	// leaves out the "w<wsk>" term (it would pair every candidate with a
+	// posting of a term in nearly every row) and the event row, read anyway
+	// for the content, says whether the match is the workstream's. ?3 wsk.
+	sqlSearchCandidatesByRow = `SELECT f.rowid, e.content FROM events_fts f JOIN events e ON e.rid = f.rowid
+  WHERE events_fts MATCH ?1 AND e.wsk = ?3 ORDER BY f.rowid DESC LIMIT ?2`
+	// ?1 id: the workstream's key, its events and the ledger's events.
+	sqlSearchScope       = `SELECT wsk, event_count, (SELECT COALESCE(SUM(event_count), 0) FROM workstreams) FROM workstreams WHERE id = ?1`
 	sqlEventsByRidPrefix = `SELECT ` + eventColumns + eventsFrom + `WHERE e.rid IN (`
 )
 

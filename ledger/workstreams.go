@@ -53,10 +53,19 @@ func ValidateName(name string) error {
 		return fmt.Errorf("workstream name is longer than %d characters; choose a shorter name", MaxNameRunes)
 	case strings.ContainsAny(n, `/\`):
 		return fmt.Errorf("workstream name %q contains '/' or '\\'; choose a name without path separators", n)
-	case strings.IndexFunc(n, unicode.IsControl) >= 0:
-		return fmt.Errorf("workstream name %q contains control characters; choose a printable name", n)
+	}
+	if i := strings.IndexFunc(n, invisible); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(n[i:])
+		return fmt.Errorf("workstream name %q contains U+%04X, an invisible control or format character; choose a name of visible characters", n, r)
 	}
 	return nil
+}
+
+// invisible reports control (Cc) and format (Cf) characters: zero-width
+// spaces, bidi overrides and the like would make two names look the same
+// ("default" and "default\u200b") or reorder what a terminal shows.
+func invisible(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
 
 func validateScope(s Scope) error {
@@ -79,16 +88,16 @@ func (db *DB) SelectWorkstream(ctx context.Context, s Scope, sel Selector) (Work
 		}
 	}
 	var ws Workstream
-	err := db.withTx(ctx, func(tx *sql.Tx) error {
+	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		id, err := db.resolveSelector(ctx, tx, s, name, sel.Create)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if err := db.markSelected(ctx, tx, s, id); err != nil {
-			return err
+			return "", err
 		}
 		ws, err = scanWorkstream(tx.QueryRowContext(ctx, sqlWorkstreamByID, id))
-		return err
+		return id, err
 	})
 	return ws, db.wrap(err, "select workstream")
 }

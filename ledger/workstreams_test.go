@@ -20,9 +20,13 @@ func TestValidateName(t *testing.T) {
 		{"too long", strings.Repeat("a", 129), "longer than 128"},
 		{"slash", "a/b", "path separators"},
 		{"backslash", `a\b`, "path separators"},
-		{"newline", "a\nb", "control characters"},
-		{"escape", "a\x1b[31m", "control characters"},
+		{"newline", "a\nb", "U+000A, an invisible control"},
+		{"escape", "a\x1b[31m", "U+001B"},
 		{"invalid utf8", "a\xffb", "UTF-8"},
+		{"zero-width space", "default\u200b", "U+200B"},
+		{"bidi override", "a\u202eb", "U+202E"},
+		{"byte order mark", "\ufeffdefault", "U+FEFF"},
+		{"C1 control", "a\u0085b", "U+0085"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/ai-memory/ai-memory/internal/secretcorpus"
 )
 
 // FuzzString checks the properties the ledger relies on for any input: no
@@ -17,8 +19,14 @@ func FuzzString(f *testing.F) {
 			f.Add(tc.in)
 		}
 	}
+	for _, sh := range secretcorpus.Shapes() {
+		for _, p := range corpusPositions {
+			f.Add(p.render(sh.Text))
+		}
+	}
 	f.Add(strings.Repeat("TOKEN=a ", 10))
 	f.Add("redis://:a@h a://:b@c")
+	f.Add(`Write: {"content":"a\nAPI_KEY=Zx81kLmQ2pWn\n\tpassword: \"x9y8z7\"\\n"}`)
 	f.Fuzz(func(t *testing.T, in string) {
 		out, n := Count(in)
 		if len(out) > 3*len(in) {
@@ -57,6 +65,7 @@ var fragments = []string{
 	"sk-", "Bearer ", "TOKEN=", "_KEY", "a", "Z", "1", "://", ":", "@", "\"", "'", "\\",
 	"=", "eyJ", ".", "Authorization:", "x-api-key", "private key", "bot", "AA", "1//",
 	"(", "$", Marker, "\xff", "é", fill(20), "ghp_", "AKIA", "-",
+	`\n`, `\\n`, `\t`, `\"`, "password", "api_key", "--password ", "mysql -p", "curl -u a:", "npm_", "MTA",
 }
 
 // fragmentInputs returns n random concatenations of up to 29 frags.
@@ -70,4 +79,26 @@ func fragmentInputs(r *rand.Rand, frags []string, n int) []string {
 		ins[i] = b.String()
 	}
 	return ins
+}
+
+// FuzzScanView checks the invariant the escape view rests on: it has the
+// length of the text and differs from it only where an escape of a line
+// break or tab is (its backslashes become blanks, its letter the character).
+func FuzzScanView(f *testing.F) {
+	f.Add(`a\nB=1\\tC\"d\re\`)
+	f.Add("plain")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, escaped := scanView(s)
+		if len(v) != len(s) || escaped != (v != s) {
+			t.Fatalf("view of %q is %q (escaped %v)", s, v, escaped)
+		}
+		for i := 0; i < len(s); i++ {
+			if v[i] == s[i] {
+				continue
+			}
+			if !(s[i] == '\\' && v[i] == ' ') && !(i > 0 && s[i-1] == '\\' && v[i] == escapedSpace(s[i])) {
+				t.Fatalf("view of %q changes byte %d: %q -> %q", s, i, s[i], v[i])
+			}
+		}
+	})
 }

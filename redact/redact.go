@@ -43,15 +43,16 @@ func Count(s string) (string, int) {
 		return s, 0
 	}
 	t := rules()
-	cands, blocks := t.scan.scan(s)
+	txt := newText(s)
+	cands, blocks := t.scan.scan(txt.v)
 	n := 0
 	if blocks != 0 {
-		if s, n = redactBlocks(t.block, s, blocks); n > 0 {
-			cands, _ = t.scan.scan(s)
+		if txt, n = redactBlocks(t.block, txt, blocks); n > 0 {
+			cands, _ = t.scan.scan(txt.v)
 		}
 	}
-	s, m := redactLines(t.line, s, cands)
-	return s, n + m
+	out, m := redactLines(t.line, txt, cands)
+	return out, n + m
 }
 
 // maxPasses bounds the passes over one line. A pass that redacted something
@@ -142,19 +143,18 @@ func rules() *ruleSet {
 }
 
 // redactBlocks applies the multiline families in mask (the families whose
-// keywords occur in s) to the whole text.
-func redactBlocks(block []rule, s string, mask uint64) (string, int) {
+// keywords occur in t) to the whole text.
+func redactBlocks(block []rule, t text, mask uint64) (text, int) {
 	total := 0
 	for i := range block {
 		if mask&(1<<i) == 0 {
 			continue
 		}
-		var b strings.Builder
-		if n := block[i].replace(&b, s); n > 0 {
-			s, total = b.String(), total+n
-		}
+		var n int
+		t, n = block[i].replace(t)
+		total += n
 	}
-	return s, total
+	return t, total
 }
 
 // candidate is a line on which some line families may match.
@@ -163,78 +163,79 @@ type candidate struct {
 	rules      uint64 // bit i set: lineRules[i] may match
 }
 
-// redactLines rewrites each candidate line of s (found by the keyword
-// scan) once, applying its families in table order until the line stops
-// changing. A redaction only ever removes text between keywords and
-// inserts Marker (which holds no keyword), so the lines found up front are
-// all the lines that can ever match. Other lines are copied as they are,
-// and s itself is returned when nothing matched.
-func redactLines(line []rule, s string, cands []candidate) (string, int) {
+// redactLines rewrites each candidate line of t (found by the keyword
+// scan of its view) once, applying its families in table order until the
+// line stops changing. A redaction only ever removes text between keywords
+// and inserts Marker (which holds no keyword), so the lines found up front
+// are all the lines that can ever match. Other lines are copied as they
+// are, and t.s itself is returned when nothing matched.
+func redactLines(line []rule, t text, cands []candidate) (string, int) {
 	if len(cands) == 0 {
-		return s, 0
+		return t.s, 0
 	}
 	var b strings.Builder
 	done, total := 0, 0
 	for _, c := range cands {
-		out, n := redactLine(line, s[c.start:c.end], c.rules)
+		out, n := redactLine(line, t.slice(c.start, c.end), c.rules)
 		if n == 0 {
 			continue
 		}
 		if b.Len() == 0 {
-			b.Grow(len(s) + 64)
+			b.Grow(len(t.s) + 64)
 		}
-		b.WriteString(s[done:c.start])
+		b.WriteString(t.s[done:c.start])
 		b.WriteString(out)
 		done, total = c.end, total+n
 	}
 	if total == 0 {
-		return s, 0
+		return t.s, 0
 	}
-	b.WriteString(s[done:])
+	b.WriteString(t.s[done:])
 	return b.String(), total
 }
 
 // redactLine applies the families of mask to line until it stops changing.
-func redactLine(rules []rule, line string, mask uint64) (string, int) {
+func redactLine(rules []rule, line text, mask uint64) (string, int) {
 	total := 0
-	var b strings.Builder
 	for range maxPasses {
 		changed := false
 		for i := range rules {
 			if mask&(1<<i) == 0 {
 				continue
 			}
-			b.Reset()
-			if n := rules[i].replace(&b, line); n > 0 {
-				line, total, changed = b.String(), total+n, true
+			var n int
+			if line, n = rules[i].replace(line); n > 0 {
+				total, changed = total+n, true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
-	return line, total
+	return line.s, total
 }
 
-// replace writes seg to b with the secret spans of every accepted match
-// replaced by Marker, and returns how many matches it redacted.
-func (r *rule) replace(b *strings.Builder, seg string) int {
+// replace returns seg with the secret spans of every accepted match (found
+// in its view) replaced by Marker, and how many matches it redacted.
+func (r *rule) replace(seg text) (text, int) {
 	p := r.prog()
-	n, done := 0, 0
-	for _, m := range p.re.FindAllStringSubmatchIndex(seg, -1) {
-		spans := r.secretSpans(seg, m, p.secretGroups)
-		if len(spans) == 0 {
-			continue
+	var spans [][2]int
+	n := 0
+	for _, m := range p.re.FindAllStringSubmatchIndex(seg.v, -1) {
+		found := false
+		for _, sp := range r.secretSpans(seg.v, m, p.secretGroups) {
+			if sp = seg.wholeEscapes(sp); sp[0] < sp[1] {
+				spans, found = append(spans, sp), true
+			}
 		}
-		for _, sp := range spans {
-			b.WriteString(seg[done:sp[0]])
-			b.WriteString(Marker)
-			done = sp[1]
+		if found {
+			n++
 		}
-		n++
 	}
-	b.WriteString(seg[done:])
-	return n
+	if n == 0 {
+		return seg, 0
+	}
+	return seg.splice(spans), n
 }
 
 // secretSpans returns the spans of m to replace: the participating, non-empty

@@ -176,6 +176,63 @@ var familyCases = map[string][]redactCase{
 		{"user only survives", "ssh://git@github.com/o/r and git@github.com:o/r.git", ""},
 		{"reference survives", "postgres://user:${PGPASSWORD}@db/x", ""},
 	},
+	"vendor-token": {
+		{"npm", "token " + "np" + "m_" + fill(36) + " ok", "token [REDACTED] ok"},
+		{"vault", "vault login " + "hv" + "s." + fill(40), "vault login [REDACTED]"},
+		{"webhook secret", "wh" + "sec_" + fill(32), "[REDACTED]"},
+		{"prefix in words survives", "npm_config_cache and hf_transfer and dapi_version and sbp_x", ""},
+		{"hex too long survives", "dapi" + strings.Repeat("ab12", 10), ""},
+	},
+	"twilio-api-key": {
+		{"sid", "key SK" + strings.Repeat("0a1b", 8), "key [REDACTED]"},
+		{"task survives", "TASK" + strings.Repeat("0a1b", 8) + " and SK" + strings.Repeat("0a1b", 10), ""},
+	},
+	"mailgun": {
+		{"key", "mg key-" + strings.Repeat("0a1b", 8), "mg [REDACTED]"},
+		{"prose survives", "a key-value store keyed by key-" + strings.Repeat("0a1b", 4), ""},
+	},
+	"sendgrid": {
+		{"key", "SG." + fill(22) + "." + fill(43), "[REDACTED]"},
+		{"msg survives", "msg.Content and msg." + fill(22) + ".x", ""},
+	},
+	"discord-bot": {
+		{"bot token", "login('MTAx" + fill(22) + "." + fill(6) + "." + fill(38) + "')", "login('[REDACTED]')"},
+		{"dotted words survive", "content.length.toString and MTAxMjM0NTY3ODkw.abcdef.ghijklmnopqrstuvwxyzabcdefgh", ""},
+	},
+	"slack-webhook": {
+		{"url", "https://hooks.slack.com/services/T0123ABCD/B0123ABCD/" + fill(24), "https://hooks.slack.com/services/[REDACTED]"},
+		{"docs survive", "post to https://hooks.slack.com/services/your/webhook/path", ""},
+	},
+	"azure-key": {
+		{"account key", "AccountName=a;AccountKey=" + fill(86) + "==;EndpointSuffix=x", "AccountName=a;AccountKey=[REDACTED];EndpointSuffix=x"},
+		{"sas", "f.txt?sv=2022&sig=" + fill(30) + "%3D", "f.txt?sv=2022&sig=[REDACTED]"},
+		{"short sig survives", "?sig=abc and design=modern", ""},
+	},
+	"credential-assignment": {
+		{"json password", `{"password": "hunter2x"}`, `{"password": "[REDACTED]"}`},
+		{"yaml password", "  password: s3cr3t-pw", "  password: [REDACTED]"},
+		{"lower api key", "api_key=" + fill(32), "api_key=[REDACTED]"},
+		{"npmrc", "//r.example.com/:_authToken=" + fill(32), "//r.example.com/:_authToken=[REDACTED]"},
+		{"code survives", "password: str; token = get_token(); api_key = os.environ[\"K\"]; password=user_password", ""},
+		{"names survive", "password_hash=x token_count=5 api_key_env=OPENAI_API_KEY password: ${DB_PASSWORD}", ""},
+	},
+	"mysql-password": {
+		{"glued", "mysql -u root -pS3cret99 app", "mysql -u root -p[REDACTED] app"},
+		{"prompt survives", "mysql -u root -p app; mysql -P3306 -p", ""},
+	},
+	"sshpass": {
+		{"quoted", "sshpass -p 'pw9x' ssh h", "sshpass -p '[REDACTED]' ssh h"},
+		{"file survives", "sshpass -f ~/.pw ssh h; sshpass -p \"$PW\" ssh h", ""},
+	},
+	"curl-user": {
+		{"user password", "curl -u admin:pw12345 https://h", "curl -u admin:[REDACTED] https://h"},
+		{"reference survives", "curl -u \"$U:$P\" https://h; curl -u admin https://h", ""},
+	},
+	"credential-flag": {
+		{"password", "login --password hunter2 x", "login --password [REDACTED] x"},
+		{"equals", "--db-password=pw99x", "--db-password=[REDACTED]"},
+		{"files survive", "--password-file /run/s --password-stdin --token-file t --api-key $KEY --password PASSWORD", ""},
+	},
 	"plain text": {
 		{"ids survive", "uuid 123e4567-e89b-12d3-a456-426614174000 sha 9fceb02d0ae598e95dc970b74767f19372d61af8 task-1234", ""},
 		{"unicode survives", "ünïcødé — 日本語のテキスト token: ✓", ""},

@@ -10,74 +10,72 @@ import (
 // reference the keyword automaton is compared with. It shares only the
 // family tables and their accept and then functions with the package.
 
-// refCount is the previous Count.
+// refCount is the previous Count (matching against the same view).
 func refCount(s string) (string, int) {
 	if s == "" {
 		return s, 0
 	}
 	t := rules()
-	s, n := refRedactBlocks(t.block, s)
-	s, m := refRedactLines(t.line, s)
-	return s, n + m
+	txt, n := refRedactBlocks(t.block, newText(s))
+	out, m := refRedactLines(t.line, txt)
+	return out, n + m
 }
 
-func refRedactBlocks(block []rule, s string) (string, int) {
+func refRedactBlocks(block []rule, t text) (text, int) {
 	total := 0
 	for i := range block {
 		r := &block[i]
-		if refIndexAny(asciiLower(s), r.keys, 0) < 0 {
+		if refIndexAny(asciiLower(t.v), r.keys, 0) < 0 {
 			continue
 		}
-		var b strings.Builder
-		if n := refReplace(r, &b, s); n > 0 {
-			s, total = b.String(), total+n
-		}
+		var n int
+		t, n = refReplace(r, t)
+		total += n
 	}
-	return s, total
+	return t, total
 }
 
-func refRedactLines(line []rule, s string) (string, int) {
-	cands := refCandidates(line, s)
+func refRedactLines(line []rule, t text) (string, int) {
+	cands := refCandidates(line, t.v)
 	if len(cands) == 0 {
-		return s, 0
+		return t.s, 0
 	}
 	var b strings.Builder
 	done, total := 0, 0
 	for _, c := range cands {
-		out, n := refRedactLine(line, s[c.start:c.end], c.rules)
+		out, n := refRedactLine(line, t.slice(c.start, c.end), c.rules)
 		if n == 0 {
 			continue
 		}
-		b.WriteString(s[done:c.start])
+		b.WriteString(t.s[done:c.start])
 		b.WriteString(out)
 		done, total = c.end, total+n
 	}
 	if total == 0 {
-		return s, 0
+		return t.s, 0
 	}
-	b.WriteString(s[done:])
+	b.WriteString(t.s[done:])
 	return b.String(), total
 }
 
-func refRedactLine(line []rule, text string, mask uint64) (string, int) {
+func refRedactLine(line []rule, t text, mask uint64) (string, int) {
 	total := 0
-	var b strings.Builder
 	for range maxPasses {
 		changed := false
 		for i := range line {
 			if mask&(1<<i) == 0 {
 				continue
 			}
-			b.Reset()
-			if n := refReplace(&line[i], &b, text); n > 0 {
-				text, total, changed = b.String(), total+n, true
+			var n int
+			if t, n = refReplace(&line[i], t); n > 0 {
+				total, changed = total+n, true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
-	return text, total
+	return t.s, total
 }
 
 // refCandidates is the previous keyword scan: for every family, a search
@@ -151,33 +149,32 @@ func refNextKey(lower string, keys []string, next []int, pos int) (int, int) {
 	return best, bestKey
 }
 
-func refReplace(r *rule, b *strings.Builder, seg string) int {
+func refReplace(r *rule, t text) (text, int) {
 	p := r.prog()
-	n, done := 0, 0
-	for _, m := range p.re.FindAllStringSubmatchIndex(seg, -1) {
-		var spans [][2]int
+	n := 0
+	var spans [][2]int
+	for _, m := range p.re.FindAllStringSubmatchIndex(t.v, -1) {
+		found := false
 		for _, g := range p.secretGroups {
 			lo, hi := m[2*g], m[2*g+1]
-			if lo < 0 || lo == hi || seg[lo:hi] == Marker {
+			if lo < 0 || lo == hi || t.v[lo:hi] == Marker {
 				continue
 			}
-			if r.accept != nil && !r.accept(seg[m[0]:m[1]], seg[lo:hi], seg[m[1]:]) {
+			if r.accept != nil && !r.accept(t.v[m[0]:m[1]], t.v[lo:hi], t.v[m[1]:]) {
 				continue
 			}
-			spans = append(spans, [2]int{lo, hi})
+			if sp := t.wholeEscapes([2]int{lo, hi}); sp[0] < sp[1] {
+				spans, found = append(spans, sp), true
+			}
 		}
-		if len(spans) == 0 {
-			continue
+		if found {
+			n++
 		}
-		for _, sp := range spans {
-			b.WriteString(seg[done:sp[0]])
-			b.WriteString(Marker)
-			done = sp[1]
-		}
-		n++
 	}
-	b.WriteString(seg[done:])
-	return n
+	if n == 0 {
+		return t, 0
+	}
+	return t.splice(spans), n
 }
 
 func refIndexAny(s string, keys []string, pos int) int {

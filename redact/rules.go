@@ -6,7 +6,7 @@ import "strings"
 const (
 	// quote is an optional quote after a key or before a value, also in
 	// its JSON-escaped form (a tool result that prints JSON inside JSON).
-	quote = `(?:\\?["'])?`
+	quote = `(?:\\{0,3}["'])?`
 	// authScheme is an optional HTTP auth scheme kept in front of a value.
 	authScheme = `(?:(?:bearer|basic|token|bot|digest)[ \t]+)?`
 )
@@ -24,9 +24,18 @@ func blockRules() []rule {
 
 // lineRules returns the table of single-line secret families, applied in
 // order. Token families come first; the context families (headers,
-// assignments, URLs) run after them, so a value already redacted by a token
-// family is left alone. It is called once, by [rules].
+// assignments, URLs, command lines) run after them, so a value already
+// redacted by a token family is left alone. It is called once, by [rules].
 func lineRules() []rule {
+	line := tokenRules()
+	line = append(line, vendorRule())
+	line = append(line, shapeRules()...)
+	line = append(line, contextRules()...)
+	return append(line, commandRules()...)
+}
+
+// tokenRules are the first token families, each with its own prefix.
+func tokenRules() []rule {
 	return []rule{
 		newRule("jwt", []string{"eyj"},
 			`\b(?P<secret>eyJ[A-Za-z0-9_-]{13,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,})`, nil),
@@ -52,6 +61,13 @@ func lineRules() []rule {
 			`(?:bot|\b)(?P<secret>[0-9]{6,10}:AA[A-Za-z0-9_-]{30,})`, nil),
 		newRule("gohighlevel", []string{"pit-"},
 			`\b(?P<secret>pit-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\b`, nil),
+	}
+}
+
+// contextRules are the families recognised by what surrounds a value: a
+// header, a key or variable name, a URL's user part.
+func contextRules() []rule {
+	return []rule{
 		withThen(followedBy("", " \t"), newRule("bearer", []string{"bearer"},
 			`(?i)\bbearer[ \t]+(?P<secret>[A-Za-z0-9\-._~+/]{16,}=*)`, randomSecret)),
 		withThen(followedBy(skipQuotes, ":"), newRule("auth-header", []string{"authorization", "private-token", "x-api-key"},
@@ -67,8 +83,12 @@ func lineRules() []rule {
 			[]string{"key", "token", "secret", "password", "passwd", "credential", "credentials"},
 			`\b(?P<name>[A-Z][A-Z0-9_]*_(?:API_KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+
 				`|API_KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)`+quote+`[ \t]*[:=][ \t]*`+
-				`(?:\\?"(?P<secret>[^"\\\r\n]*)|'(?P<secret2>[^'\r\n]*)`+
+				`(?:\\{0,3}"(?P<secret>[^"\\\r\n]*)|'(?P<secret2>[^'\r\n]*)`+
 				"|(?P<secret3>[^\\s\"'`=,;(){}\\[\\]<>][^\\s\"'`=,;(){}<>]*=*))", assignedValue)),
+		withThen(followedBy(skipQuotes, ":="), newRule("credential-assignment", credentialKeys,
+			`(?i)\b(?P<name>[a-z0-9_.-]*?(?:`+credentialNames+`))`+quote+`[ \t]*[:=][ \t]*`+
+				`(?:\\{0,3}"(?P<secret>[^"\\\r\n]+)|'(?P<secret2>[^'\r\n]+)`+
+				"|(?P<secret3>[^\\s\"'`=,;(){}\\[\\]<>\\\\][^\\s\"'`=,;(){}<>\\[\\]\\\\]*=*))", credentialValue)),
 		withThen(hasUserPassword, newRule("url-credentials", []string{"://"},
 			`\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^\s:/?#@\[\]"'<>]*:(?P<secret>[^\s/?#@"'<>]+)@`, notReference)),
 	}

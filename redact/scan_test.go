@@ -57,14 +57,14 @@ func TestScan(t *testing.T) {
 		blocks bool
 	}{
 		{"plain words", nil, false},
-		{"TOKEN=abc", []string{"0-9:env-assignment"}, false},
-		{"token: a1b2c3d4", []string{"0-15:keyed-credential,env-assignment"}, false},
+		{"TOKEN=abc", []string{"0-9:env-assignment,credential-assignment"}, false},
+		{"token: a1b2c3d4", []string{"0-15:keyed-credential,env-assignment,credential-assignment"}, false},
 		{"x\nBeArEr abc\ny", []string{"2-12:bearer"}, false},
 		{"bearer", nil, false},
-		{"GOOGLE_CREDENTIALS=x", []string{"0-20:env-assignment"}, false},
+		{"GOOGLE_CREDENTIALS=x", []string{"0-20:env-assignment,credential-assignment"}, false},
 		{"my_credentialsx=1", nil, false}, // "credentials" decides, not "credential"
-		{"credential=1", []string{"0-12:env-assignment"}, false},
-		{"a token is\nSECRET = 1\n", []string{"11-21:env-assignment"}, false},
+		{"credential=1", []string{"0-12:env-assignment,credential-assignment"}, false},
+		{"a token is\nSECRET = 1\n", []string{"11-21:env-assignment,credential-assignment"}, false},
 		{"postgres://u:p@h and ://x", []string{"0-25:url-credentials"}, false},
 		{"https://h/p://u:p@h", []string{"0-19:url-credentials"}, false},
 		{"sk-x ghp_y AKIA", []string{"0-15:openai-anthropic,github,aws-access-key-id"}, false},

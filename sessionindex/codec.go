@@ -12,7 +12,7 @@ import (
 
 // Known keys in the order they are written; unknown keys follow, sorted.
 var (
-	indexKeys  = []string{"sessions", "latest_session", "history_limit"}
+	indexKeys  = []string{"sessions", "latest_session", "history_limit", "id_high_water"}
 	recordKeys = []string{"id", "runtime", "native_session_id", "started", "ended", "status", "focus"}
 )
 
@@ -39,6 +39,11 @@ func parseIndex(data []byte) (Index, error) {
 	if raw, ok := obj["history_limit"]; ok && !isNull(raw) {
 		if err := json.Unmarshal(raw, &ix.HistoryLimit); err != nil {
 			return Index{}, fmt.Errorf("history_limit: %w", errShape)
+		}
+	}
+	if raw, ok := obj["id_high_water"]; ok && !isNull(raw) {
+		if err := json.Unmarshal(raw, &ix.IDHighWater); err != nil {
+			return Index{}, fmt.Errorf("id_high_water: %w", errShape)
 		}
 	}
 	ix.src, ix.Extra = splitKnown(obj, indexKeys, func(k string) ([]byte, error) {

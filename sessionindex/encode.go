@@ -56,6 +56,11 @@ func encodeIndexKey(ix Index, key string) ([]byte, error) {
 		return jsonString(ix.LatestSession), nil
 	case "history_limit":
 		return []byte(strconv.Itoa(ix.HistoryLimit)), nil
+	case "id_high_water":
+		if len(ix.IDHighWater) == 0 {
+			return nil, nil // written only once an id was evicted
+		}
+		return json.Marshal(ix.IDHighWater) // keys sorted
 	}
 	return nil, fmt.Errorf("encode index: unknown key %q", key)
 }
@@ -158,6 +163,9 @@ func (w *objWriter) known(src *source, key string, enc func() ([]byte, error)) e
 			return nil
 		}
 		cur = raw
+	}
+	if cur == nil {
+		return nil // the key is not written at all
 	}
 	w.field(key, cur)
 	return nil

@@ -52,6 +52,10 @@ type Index struct {
 	// HistoryLimit is the file's bound; values below 1 are kept as written
 	// but [Index.Limit] applies DefaultHistoryLimit for them.
 	HistoryLimit int
+	// IDHighWater is the highest ordinal (1 = no suffix, 2 = "-2", ...)
+	// issued per id prefix YYYYMMDD-HHMM-<runtime> whose record was
+	// evicted, so that the id is never issued again (docs/session-index.md).
+	IDHighWater map[string]int
 	// Extra holds top-level keys written by other tools, preserved verbatim.
 	Extra map[string]json.RawMessage
 

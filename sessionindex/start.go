@@ -3,7 +3,6 @@ package sessionindex
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"time"
 )
 
@@ -93,6 +92,7 @@ func (s *Store) start(ix *Index, o StartOptions, alive func(string, string) bool
 	ix.LatestSession = id
 	res.Interrupted, res.Open = recoverOthers(ix, id, now, alive)
 	res.Evicted = evict(ix)
+	rememberIDs(ix, res.Evicted, now)
 	res.Session = ix.Sessions[ix.Find(id)]
 	res.Index = *ix
 	return res
@@ -112,17 +112,6 @@ func findSession(ix *Index, runtime, nativeID string) int {
 		}
 	}
 	return best
-}
-
-// nextID returns YYYYMMDD-HHMM-<runtime> in UTC, suffixed -2, -3, ... when
-// that id is already taken.
-func nextID(ix *Index, now time.Time, runtime string) string {
-	base := now.UTC().Format("20060102-1504") + "-" + runtime
-	id := base
-	for n := 2; ix.Find(id) >= 0; n++ {
-		id = base + "-" + strconv.Itoa(n)
-	}
-	return id
 }
 
 // recoverOthers marks every other active record interrupted unless it has a

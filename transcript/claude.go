@@ -100,17 +100,21 @@ func (c claudeSource) sessions(env Env, checkout string, since time.Time) ([]Ses
 		return nil, err
 	}
 	var out []Session
+	var skipped unreadable
 	for _, p := range files {
 		s, ok := statSession(Session{Harness: "claude", Path: p, ID: strings.TrimSuffix(filepath.Base(p), ".jsonl")})
 		if !ok || s.ModTime.Before(since) {
 			continue
 		}
-		if s.Cwd = claudeHeaderCwd(p); sameDir(s.Cwd, canon) {
+		var err error
+		if s.Cwd, err = claudeHeaderCwdErr(p); err != nil {
+			skipped.add("claude", err)
+		} else if sameDir(s.Cwd, canon) {
 			out = append(out, s)
 		}
 	}
 	newestFirst(out)
-	return out, nil
+	return out, skipped.err()
 }
 
 // candidates lists the session files of the project directories that can
@@ -131,7 +135,7 @@ func (c claudeSource) candidates(root, canon string) ([]string, error) {
 	}
 	var files []string
 	for _, e := range ents {
-		if !e.IsDir() || !match(e.Name()) {
+		if !match(e.Name()) || !isStoreDir(projects, e) {
 			continue
 		}
 		more, err := jsonlFiles(filepath.Join(projects, e.Name()), maxScanFiles-len(files), func(string) bool { return true })
@@ -145,12 +149,19 @@ func (c claudeSource) candidates(root, canon string) ([]string, error) {
 
 // claudeHeaderCwd returns the cwd of the first header record that has one.
 func claudeHeaderCwd(path string) string {
+	cwd, _ := claudeHeaderCwdErr(path)
+	return cwd
+}
+
+// claudeHeaderCwdErr is claudeHeaderCwd that also says when the header
+// could not be read (such a session cannot be attributed to a checkout).
+func claudeHeaderCwdErr(path string) (string, error) {
 	var cwd string
-	_ = scanHeader(path, headerLineMax, func(rec []byte) bool {
+	err := scanHeader(path, headerLineMax, func(rec []byte) bool {
 		cwd = str(jsonx.Get(rec, "cwd"))
 		return cwd == ""
 	})
-	return cwd
+	return cwd, err
 }
 
 // Find probes every project directory for <id>.jsonl.
@@ -169,17 +180,15 @@ func (c claudeSource) Find(env Env, id string) (Session, Existence, error) {
 		if i >= maxFindEntries {
 			return Session{}, Unknown, fmt.Errorf("find claude session: more than %d project directories", maxFindEntries)
 		}
-		if !e.IsDir() {
+		if !isStoreDir(projects, e) {
 			continue
 		}
 		s := Session{Harness: "claude", ID: id, Path: filepath.Join(projects, e.Name(), id+".jsonl")}
-		st, err := os.Stat(s.Path)
+		st, err := statTranscript(s.Path)
 		switch {
-		case err == nil && st.Mode().IsRegular():
+		case err == nil:
 			s.ModTime, s.Size, s.Cwd = st.ModTime(), st.Size(), claudeHeaderCwd(s.Path)
 			return s, Present, nil
-		case err == nil:
-			unknown = fmt.Errorf("find claude session: %s is not a regular file", s.Path)
 		case !errors.Is(err, fs.ErrNotExist):
 			unknown = err
 		}

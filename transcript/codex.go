@@ -59,17 +59,23 @@ func (c codexSource) sessions(env Env, checkout string, since time.Time) ([]Sess
 	}
 	files, err := codexRollouts(filepath.Join(c.StoreRoot(env), "sessions"), since, maxScanFiles, "")
 	var out []Session
+	var skipped unreadable
 	for _, p := range files {
 		s, ok := statSession(Session{Harness: "codex", Path: p})
 		if !ok || s.ModTime.Before(since) {
 			continue
 		}
-		s.ID, s.Cwd = codexHeader(p)
-		if s.ID != "" && sameDir(s.Cwd, canon) {
+		var herr error
+		if s.ID, s.Cwd, herr = codexHeaderErr(p); herr != nil {
+			skipped.add("codex", herr)
+		} else if s.ID != "" && sameDir(s.Cwd, canon) {
 			out = append(out, s)
 		}
 	}
 	newestFirst(out)
+	if err == nil {
+		err = skipped.err()
+	}
 	return out, err
 }
 
@@ -136,7 +142,7 @@ func walkLevel(dir string, depth int, rel string, fn func(rel, dir string) bool,
 		return nil
 	}
 	for i := len(ents) - 1; i >= 0; i-- {
-		if !ents[i].IsDir() {
+		if !isStoreDir(dir, ents[i]) {
 			continue
 		}
 		r := path.Join(rel, ents[i].Name())
@@ -151,7 +157,14 @@ var errStopWalk = errors.New("stop walk")
 
 // codexHeader returns the session id and cwd from the session_meta record.
 func codexHeader(path string) (id, cwd string) {
-	_ = scanHeader(path, headerLineMax*8, func(rec []byte) bool {
+	id, cwd, _ = codexHeaderErr(path)
+	return id, cwd
+}
+
+// codexHeaderErr is codexHeader that also says when the header could not
+// be read.
+func codexHeaderErr(path string) (id, cwd string, err error) {
+	err = scanHeader(path, headerLineMax*8, func(rec []byte) bool {
 		if str(jsonx.Get(rec, "type")) != "session_meta" {
 			return true
 		}
@@ -159,7 +172,7 @@ func codexHeader(path string) (id, cwd string) {
 		id, cwd = str(jsonx.Get(p, "id")), str(jsonx.Get(p, "cwd"))
 		return false
 	})
-	return id, cwd
+	return id, cwd, err
 }
 
 // Find looks for a rollout whose file name ends in -<id>.jsonl.

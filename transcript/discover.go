@@ -92,10 +92,48 @@ func validID(id string) bool {
 	return id != "." && id != ".."
 }
 
+// The symlink rule of every store, for discovery and find-by-id alike:
+// directories inside a store may be symlinks and are followed (users move
+// a project folder to another disk and link it back); a transcript file
+// must be a regular file, never a symlink or a device, so that nothing
+// planted in a store can make ai-memory read a file from outside it.
+
+// isStoreDir reports whether entry e of dir is a directory or a symlink to one.
+func isStoreDir(dir string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && st.IsDir()
+}
+
+// statTranscript returns the facts of a transcript file without following
+// a symlink at path itself, and an error for anything but a regular file.
+func statTranscript(path string) (fs.FileInfo, error) {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		what := "a " + st.Mode().Type().String() + " entry"
+		switch {
+		case st.IsDir():
+			what = "a directory"
+		case st.Mode()&fs.ModeSymlink != 0:
+			what = "a symlink"
+		}
+		return nil, fmt.Errorf("%s is %s, not a regular file; ai-memory reads only regular transcript files", path, what)
+	}
+	return st, nil
+}
+
 // statSession fills the file facts of a session.
 func statSession(s Session) (Session, bool) {
-	st, err := os.Stat(s.Path)
-	if err != nil || !st.Mode().IsRegular() {
+	st, err := statTranscript(s.Path)
+	if err != nil {
 		return s, false
 	}
 	s.ModTime, s.Size = st.ModTime(), st.Size()
@@ -148,3 +186,43 @@ func jsonlFiles(dir string, max int, keep func(name string) bool) ([]string, err
 	}
 	return out, nil
 }
+
+// ErrUnreadable is matched by the error of a List or CreatedSince that
+// skipped transcripts it could not read: they cannot be attributed to a
+// checkout, and the sessions returned are the readable ones.
+var ErrUnreadable = errors.New("unreadable transcripts")
+
+// unreadable collects the transcripts a listing had to skip.
+type unreadable struct {
+	harness string
+	n       int
+	first   error
+}
+
+func (u *unreadable) add(harness string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return // removed since it was listed: nothing to read
+	}
+	if u.n == 0 {
+		u.harness, u.first = harness, err
+	}
+	u.n++
+}
+
+func (u *unreadable) err() error {
+	if u.n == 0 {
+		return nil
+	}
+	return unreadableError{*u}
+}
+
+type unreadableError struct{ u unreadable }
+
+func (e unreadableError) Error() string {
+	return fmt.Sprintf("%d %s transcript(s) could not be read and were skipped (first: %v); make them readable by this user and retry",
+		e.u.n, e.u.harness, e.u.first)
+}
+
+func (e unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
+func (e unreadableError) Unwrap() error { return e.u.first }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -63,6 +66,26 @@ func newApp(io stdio) *cli.App {
 		newSessionsCommand(),
 		newLedgerCommand(),
 		newHookCommand(),
+		newUICommand(io),
+		newLogCommand(io),
+		newCompletionCommand(),
+		newCompleteCommand(),
+	}
+	for _, c := range app.Commands {
+		if c.Name != "version" {
+			c.Before = func(*cli.Context) error { return checkDataHome(os.Getenv) }
+		}
 	}
 	return app
+}
+
+// checkDataHome refuses a relative AI_MEMORY_HOME before any command uses
+// it: resolved against each command's working directory it would put a
+// ledger inside the repository, and a different one in every directory.
+func checkDataHome(getenv func(string) string) error {
+	h := strings.TrimSpace(getenv("AI_MEMORY_HOME"))
+	if h == "" || filepath.IsAbs(h) {
+		return nil
+	}
+	return usageError{fmt.Errorf("AI_MEMORY_HOME=%s is a relative path; set it to an absolute one (for example AI_MEMORY_HOME=\"$HOME/.local/share/ai-memory\") or unset it", h)}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/ai-memory/ai-memory/launcher"
@@ -20,13 +21,18 @@ func newHandoffCommand(io stdio) *cli.Command {
 		Action: func(c *cli.Context) error {
 			p, err := launcher.PreviewHandoff(c.Context, c.String("harness"), c.String("workstream"),
 				launcher.Env{Stdin: io.in, Stdout: io.outFile(), Stderr: io.errFile()})
-			if err != nil {
+			nothing := errors.Is(err, launcher.ErrNothingYet)
+			if err != nil && !nothing {
 				return err
 			}
 			if c.Bool("json") {
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
 				return enc.Encode(p)
+			}
+			if nothing {
+				_, err := fmt.Fprintf(c.App.Writer, "Nothing to hand off yet: %v.\n", err)
+				return err
 			}
 			if p.Packet == "" {
 				_, err := fmt.Fprintf(c.App.Writer, "Nothing to hand off: %s has seen everything in workstream '%s'.\n", p.Harness, p.Workstream)

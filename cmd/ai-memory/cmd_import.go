@@ -19,6 +19,7 @@ func newImportCommand(io stdio) *cli.Command {
 			&cli.StringFlag{Name: "session", Usage: "only the native session `ID`"},
 			&cli.BoolFlag{Name: "all", Usage: "every session of this checkout (the default)"},
 			&cli.StringFlag{Name: "workstream", Usage: "import into the existing workstream `NAME`"},
+			&cli.BoolFlag{Name: "any-checkout", Usage: "with --session: import it even if it was recorded in another directory (a moved checkout)"},
 			&cli.BoolFlag{Name: "link", Usage: "make the (newest) imported session the workstream's current one"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON"},
 		},
@@ -31,20 +32,28 @@ func newImportCommand(io stdio) *cli.Command {
 			}
 			stats, err := launcher.ImportSessions(c.Context, launcher.ImportOptions{
 				Harness: c.String("harness"), Session: c.String("session"),
-				Workstream: c.String("workstream"), Link: c.Bool("link"),
+				Workstream: c.String("workstream"), Link: c.Bool("link"), AnyCheckout: c.Bool("any-checkout"),
 			}, launcher.Env{Stdin: io.in, Stdout: io.outFile(), Stderr: io.errFile()})
-			if err != nil {
+			if err != nil && len(stats) == 0 {
 				return err
 			}
+			// A partial import (some transcripts unreadable) reports what
+			// it did, then fails with what it could not do.
 			if c.Bool("json") {
 				if stats == nil {
 					stats = []launcher.ImportStats{}
 				}
 				enc := json.NewEncoder(c.App.Writer)
 				enc.SetIndent("", "  ")
-				return enc.Encode(stats)
+				if perr := enc.Encode(stats); perr != nil {
+					return perr
+				}
+				return err
 			}
-			return printImport(c, stats)
+			if perr := printImport(c, stats); perr != nil {
+				return perr
+			}
+			return err
 		},
 	}
 }

@@ -49,8 +49,14 @@ func printRebuild(w io.Writer, r ledger.RebuildResult) error {
 	if err == nil && r.Duplicates+r.Renumbered > 0 {
 		_, err = fmt.Fprintf(w, "skipped %d duplicate record(s); renumbered %d event(s) left by interrupted imports\n", r.Duplicates, r.Renumbered)
 	}
+	if err == nil && r.Restored > 0 {
+		_, err = fmt.Fprintf(w, "restored %d workstream(s) with their session links, cursors and runs from their state snapshots\n", r.Restored)
+	}
+	if err == nil && r.Renamed > 0 {
+		_, err = fmt.Fprintf(w, "renamed %d restored workstream(s) to NAME-restored-ID because the name was taken; rename or remove the newer one with `ai-memory workstreams`\n", r.Renamed)
+	}
 	if err == nil && r.OrphanSegments > 0 {
-		_, err = fmt.Fprintf(w, "ignored %d segment(s) of workstreams this ledger does not know\n", r.OrphanSegments)
+		_, err = fmt.Fprintf(w, "ignored %d segment(s) of workstreams that have no state snapshot (written before ai-memory kept one) and that this ledger does not know\n", r.OrphanSegments)
 	}
 	return err
 }

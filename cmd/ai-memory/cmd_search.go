@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -61,30 +60,42 @@ type eventJSON struct {
 }
 
 func runWorkstreamSearch(ctx context.Context, env ledgerCLIEnv, o searchOpts) error {
-	db, err := openLedgerIfExists(ctx, env)
-	if err != nil {
-		return err
-	}
-	if db == nil {
-		return fmt.Errorf("no ai-memory ledger yet; run %s first", runSuggestion())
-	}
-	defer db.Close()
-	wsID, err := searchWorkstreamID(ctx, db, env, o.WorkstreamID)
-	if err != nil {
-		return err
-	}
-	evs, err := db.Search(ctx, wsID, o.Query, o.Limit)
+	evs, nothing, err := searchEvents(ctx, env, o)
 	if err != nil {
 		return err
 	}
 	if o.JSON {
 		return encodeJSONArray(env.out, toEventJSON(evs))
 	}
+	if nothing != "" {
+		_, err := fmt.Fprintf(env.out, "No events yet: %s.\n", nothing)
+		return err
+	}
 	return printSearchEvents(env.out, evs)
 }
 
+// searchEvents runs the search. With no ledger, or no workstream to search,
+// it returns no events and says why: a script asking what is known gets
+// an empty answer, not a failure.
+func searchEvents(ctx context.Context, env ledgerCLIEnv, o searchOpts) ([]ledger.Event, string, error) {
+	db, err := openLedgerIfExists(ctx, env)
+	if err != nil {
+		return nil, "", err
+	}
+	if db == nil {
+		return nil, "no ai-memory ledger on this machine yet; " + runSuggestion() + " starts one", nil
+	}
+	defer db.Close()
+	wsID, err := searchWorkstreamID(ctx, db, env, o.WorkstreamID)
+	if err != nil || wsID == "" {
+		return nil, "this worktree has no workstream yet; pass --workstream-id or start one with `ai-memory run <harness>`", err
+	}
+	evs, err := db.Search(ctx, wsID, o.Query, o.Limit)
+	return evs, "", err
+}
+
 // searchWorkstreamID picks the flag, then $AI_MEMORY_WORKSTREAM_ID (set for
-// a managed agent), then this worktree's selected workstream.
+// a managed agent), then this worktree's selected workstream ("" if none).
 func searchWorkstreamID(ctx context.Context, db *ledger.DB, env ledgerCLIEnv, flag string) (string, error) {
 	if id := strings.TrimSpace(flag); id != "" {
 		return id, nil
@@ -96,14 +107,8 @@ func searchWorkstreamID(ctx context.Context, db *ledger.DB, env ledgerCLIEnv, fl
 	if err != nil {
 		return "", err
 	}
-	ws, ok, err := db.CurrentWorkstream(ctx, scope)
-	if err != nil {
-		return "", err
-	}
-	if !ok {
-		return "", errors.New("this worktree has no workstream yet; pass --workstream-id or start one with `ai-memory run <harness>`")
-	}
-	return ws.ID, nil
+	ws, _, err := db.CurrentWorkstream(ctx, scope)
+	return ws.ID, err
 }
 
 func toEventJSON(evs []ledger.Event) []eventJSON {

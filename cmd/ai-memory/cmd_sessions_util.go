@@ -3,15 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/ai-memory/ai-memory/launcher"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/repo"
 	"github.com/ai-memory/ai-memory/sessionindex"
@@ -177,13 +176,9 @@ func sessLedgerAlive(ctx context.Context, getenv func(string) string, warn io.Wr
 	}
 }
 
-func sessOpenExistingLedger(ctx context.Context, getenv func(string) string) (*ledger.DB, error) {
-	home, err := ledger.DefaultHome(getenv)
-	if err != nil {
+func sessOpenExistingLedger(_ context.Context, getenv func(string) string) (*ledger.DB, error) {
+	if _, err := ledger.DefaultHome(getenv); err != nil {
 		return nil, nil // no data home: no ai-memory run can exist
 	}
-	if _, err := os.Stat(filepath.Join(home, "ledger.db")); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return ledger.Open(ctx, home)
+	return launcher.OpenExistingLedger(getenv)
 }

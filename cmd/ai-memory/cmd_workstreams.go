@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -35,15 +33,8 @@ func newLedgerCLIEnv(c *cli.Context) (ledgerCLIEnv, error) {
 
 // openLedgerIfExists opens the ledger without creating one: read-only
 // commands must not leave a data directory behind. nil means no ledger yet.
-func openLedgerIfExists(ctx context.Context, env ledgerCLIEnv) (*ledger.DB, error) {
-	home, err := ledger.DefaultHome(env.getenv)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(filepath.Join(home, "ledger.db")); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return ledger.Open(ctx, home)
+func openLedgerIfExists(_ context.Context, env ledgerCLIEnv) (*ledger.DB, error) {
+	return launcher.OpenExistingLedger(env.getenv)
 }
 
 // cwdScope is the workstream scope of the current directory.

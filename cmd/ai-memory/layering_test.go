@@ -10,7 +10,9 @@ import (
 // allowedImports is the package layering of docs/architecture.md: which of
 // our packages each package may import. Dependencies flow one way.
 var allowedImports = map[string][]string{
-	"cmd/ai-memory": {"launcher", "ledger", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest"},
+	"cmd/ai-memory": {"launcher", "ledger", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui"},
+	"webui":         {"history", "ledger"},
+	"history":       {"ledger"},
 	"launcher":      {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
 	"handoff":       {"transcript"},
 	"ledger":        {"redact"},

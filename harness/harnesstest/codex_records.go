@@ -72,6 +72,9 @@ func (r *codexRun) turn(prompt string) codexTurn {
 	if t.tool {
 		output = r.toolCall(turnID)
 	}
+	if wantsEdit(prompt) {
+		r.patchCall(turnID)
+	}
 	t.reply = replyFor(prompt, output)
 	r.item("response_item", map[string]any{"type": "message", "role": "assistant", "content": []any{map[string]any{"type": "output_text", "text": t.reply}}})
 	r.item("event_msg", completed(turnID, map[string]any{"type": "AgentMessage", "id": uuid.NewString(), "content": []any{map[string]any{"type": "Text", "text": t.reply}}}))

@@ -19,4 +19,6 @@
 // sleeps before exit (and between records with FAKE_SLOW=1);
 // FAKE_KILL=SIGNAME kills the process with that signal after writing;
 // FAKE_PARTIAL=1 leaves the last transcript line without its newline.
+// Prompts: RUN_TOOL adds a shell tool call; EDIT_TOOL (Codex) an
+// apply_patch edit of parser.go and parser_test.go.
 package harnesstest

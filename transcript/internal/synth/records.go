@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"strings"
+	"time"
 )
 
 var words = strings.Fields(`the import reads transcript lines func main() { return nil } <div class="x">
@@ -44,12 +45,20 @@ func (g gen) size() int {
 	}
 }
 
+// recordTime is record i's timestamp: 1.5 s apart from 2026-11-30 01:00
+// UTC, as a real session's records advance (the ledger's dedupe index is
+// ordered by time, so a corpus of one repeated instant would not be real).
+func recordTime(i int) string {
+	t := time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC).Add(time.Duration(i) * 1500 * time.Millisecond)
+	return t.Format("2006-01-02T15:04:05.000Z")
+}
+
 // record returns record i: a user prompt, assistant text, a tool call, a
 // tool result or a summary, in the proportions of the package comment.
 func (g gen) record(i int) any {
 	base := map[string]any{"parentUuid": fmt.Sprintf("p-%d", i-1), "isSidechain": false, "userType": "external",
 		"cwd": g.c.Cwd, "sessionId": g.c.SessionID, "version": "2.1.332", "gitBranch": "main",
-		"uuid": fmt.Sprintf("u-%d", i), "timestamp": "2026-11-30T01:00:00.000Z"}
+		"uuid": fmt.Sprintf("u-%d", i), "timestamp": recordTime(i)}
 	switch r := g.rng.Intn(100); {
 	case r < 6:
 		base["type"], base["message"] = "user", map[string]any{"role": "user", "content": g.text(g.size() / 4)}

@@ -5,10 +5,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"time"
 
@@ -21,6 +24,8 @@ type config struct {
 	events, workstreams, batch int
 	avg                        int
 	seed                       int64
+	cli                        string // ai-memory binary for CLI search timings
+	searchOnly                 bool   // search an existing home built by an earlier run
 }
 
 func main() {
@@ -31,8 +36,23 @@ func main() {
 	flag.IntVar(&c.batch, "batch", 400, "events per Append")
 	flag.IntVar(&c.avg, "avg", 500, "average content bytes")
 	flag.Int64Var(&c.seed, "seed", 1, "generator seed")
+	flag.StringVar(&c.cli, "cli", "", "also time `ai-memory workstream-search` through this binary (one process per query)")
+	flag.BoolVar(&c.searchOnly, "search-only", false, "only run the searches, on a home an earlier run built with the same -workstreams")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ledgerbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := run(context.Background(), c); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "ledgerbench:", err)
 		os.Exit(1)
 	}
@@ -42,8 +62,8 @@ func run(ctx context.Context, c config) error {
 	if c.home == "" {
 		return fmt.Errorf("-home is required")
 	}
-	if _, err := os.Stat(c.home); err == nil {
-		return fmt.Errorf("%s exists; pass a new directory", c.home)
+	if _, err := os.Stat(c.home); (err == nil) != c.searchOnly {
+		return fmt.Errorf("%s: pass a new directory (or an existing one with -search-only)", c.home)
 	}
 	db, err := ledger.Open(ctx, c.home)
 	if err != nil {
@@ -54,18 +74,29 @@ func run(ctx context.Context, c config) error {
 	if err != nil {
 		return err
 	}
-	text, sample, err := ingest(ctx, db, g, wss, c)
-	if err != nil {
-		return err
+	var text int64
+	if !c.searchOnly {
+		var sample []batchRef
+		if text, sample, err = ingest(ctx, db, g, wss, c); err != nil {
+			return err
+		}
+		if err := reimport(ctx, db, wss, sample); err != nil {
+			return err
+		}
 	}
-	if err := reimport(ctx, db, wss, sample); err != nil {
-		return err
-	}
-	if err := searches(ctx, db, g, wss); err != nil {
+	if err := searches(ctx, g, wss, inProcess(db)); err != nil {
 		return err
 	}
 	if err := db.Close(); err != nil {
 		return err
+	}
+	if c.cli != "" {
+		if err := searches(ctx, g, wss, throughCLI(c.cli, c.home)); err != nil {
+			return err
+		}
+	}
+	if c.searchOnly {
+		return nil
 	}
 	return sizes(c.home, text)
 }
@@ -154,12 +185,54 @@ func reimport(ctx context.Context, db *ledger.DB, wss []string, sample []batchRe
 	return nil
 }
 
-func searches(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string) error {
-	bands := []struct {
-		name   string
-		lo, hi int
-		n      int
-	}{{"rare", 500, 5000, 200}, {"mid", 50, 500, 200}, {"common", 5, 50, 100}, {"newest-first", 0, 0, 200}}
+// searcher runs one search and returns its latency and result count.
+type searcher struct {
+	name string
+	run  func(ctx context.Context, ws, q string) (time.Duration, int, error)
+}
+
+func inProcess(db *ledger.DB) searcher {
+	return searcher{"in-process", func(ctx context.Context, ws, q string) (time.Duration, int, error) {
+		t0 := time.Now()
+		evs, err := db.Search(ctx, ws, q, 20)
+		return time.Since(t0), len(evs), err
+	}}
+}
+
+// throughCLI times a whole `ai-memory workstream-search --json` process:
+// start, open, search, JSON out.
+func throughCLI(bin, home string) searcher {
+	return searcher{"CLI", func(ctx context.Context, ws, q string) (time.Duration, int, error) {
+		args := []string{"workstream-search", "--json", "--workstream-id", ws}
+		if q != "" {
+			args = append(args, "--", q)
+		}
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(os.Environ(), "AI_MEMORY_HOME="+home)
+		t0 := time.Now()
+		out, err := cmd.Output()
+		el := time.Since(t0)
+		if err != nil {
+			return el, 0, fmt.Errorf("ai-memory workstream-search %q: %w", q, err)
+		}
+		var evs []json.RawMessage
+		if err := json.Unmarshal(out, &evs); err != nil {
+			return el, 0, fmt.Errorf("ai-memory workstream-search %q: bad JSON: %w", q, err)
+		}
+		return el, len(evs), nil
+	}}
+}
+
+// bands are the query classes: 2 words drawn from a Zipf rank band
+// ("everything": two of the five most common words, which match nearly
+// every event), and the empty query (newest first).
+var bands = []struct {
+	name   string
+	lo, hi int
+	n      int
+}{{"rare", 500, 5000, 200}, {"mid", 50, 500, 200}, {"common", 5, 50, 100}, {"everything", 0, 5, 100}, {"newest-first", 0, 0, 200}}
+
+func searches(ctx context.Context, g *benchgen.Gen, wss []string, s searcher) error {
 	for _, b := range bands {
 		lat := make([]time.Duration, 0, b.n)
 		hits := 0
@@ -168,19 +241,17 @@ func searches(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string)
 			if b.hi > 0 {
 				q = g.Pair(b.lo, b.hi)
 			}
-			ws := wss[(i*7919)%len(wss)]
-			t0 := time.Now()
-			evs, err := db.Search(ctx, ws, q, 20)
+			el, n, err := s.run(ctx, wss[(i*7919)%len(wss)], q)
 			if err != nil {
 				return err
 			}
 			if i >= 10 {
-				lat = append(lat, time.Since(t0))
-				hits += len(evs)
+				lat = append(lat, el)
+				hits += n
 			}
 		}
 		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-		fmt.Printf("SEARCH %-12s p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (avg %.1f results, %d queries)\n", b.name,
+		fmt.Printf("SEARCH %-10s %-12s p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (avg %.1f results, %d queries)\n", s.name, b.name,
 			ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), ms(lat[len(lat)-1]), float64(hits)/float64(len(lat)), len(lat))
 	}
 	return nil
@@ -197,8 +268,8 @@ func sizes(home string, text int64) error {
 		}
 		return nil
 	})
-	fmt.Printf("SIZE text %.1f MB, ledger.db %.1f MB (%.2fx text), segments %.1f MB (%.2fx text)\n",
-		mb(text), mb(db), float64(db)/float64(text), mb(segs), float64(segs)/float64(text))
+	fmt.Printf("SIZE text %.1f MB, ledger.db+WAL %.1f MB (%.2fx text), segments %.1f MB (%.2fx text), data home %.1f MB (%.2fx text)\n",
+		mb(text), mb(db), float64(db)/float64(text), mb(segs), float64(segs)/float64(text), mb(db+segs), float64(db+segs)/float64(text))
 	return nil
 }
 

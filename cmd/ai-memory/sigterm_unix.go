@@ -1,0 +1,8 @@
+//go:build !windows
+
+package main
+
+import "syscall"
+
+// sigTerm is the polite stop signal of `ai-memory ui`.
+var sigTerm = syscall.SIGTERM

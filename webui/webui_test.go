@@ -1,0 +1,168 @@
+package webui_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/ai-memory/ai-memory/internal/timelinefix"
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/webui"
+)
+
+const token = "t0k3n"
+
+type fixture struct {
+	srv  *httptest.Server
+	ws   ledger.Workstream
+	runs []ledger.Run
+}
+
+func newFixture(t *testing.T) fixture {
+	t.Helper()
+	ctx := context.Background()
+	db, err := ledger.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ws, err := timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := db.Runs(ctx, ws.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(nil)
+	s, err := webui.New(db, webui.Options{Token: token, Hosts: webui.AllowedHosts(srv.Listener.Addr()), Scope: timelinefix.Scope})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = s.Handler()
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return fixture{srv: srv, ws: ws, runs: runs}
+}
+
+// get requests path with the token cookie (unless noCookie) and the Host.
+func (f fixture) get(t *testing.T, method, path, host string, cookie bool) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	if cookie {
+		req.AddCookie(&http.Cookie{Name: webui.CookieName, Value: token})
+	}
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func TestGuard(t *testing.T) {
+	f := newFixture(t)
+	cases := []struct {
+		name, method, path, host string
+		cookie                   bool
+		code                     int
+	}{
+		{"no token", "GET", "/", "", false, http.StatusForbidden},
+		{"wrong token", "GET", "/?token=nope", "", false, http.StatusForbidden},
+		{"wrong cookie", "GET", "/w/" + f.ws.ID, "", false, http.StatusForbidden},
+		{"token sets cookie", "GET", "/?token=" + token, "", false, http.StatusSeeOther},
+		{"cookie", "GET", "/", "", true, http.StatusOK},
+		{"rebinding host", "GET", "/", "evil.example:80", true, http.StatusMisdirectedRequest},
+		{"rebinding host with token", "GET", "/?token=" + token, "evil.example", false, http.StatusMisdirectedRequest},
+		{"localhost alias", "GET", "/", "localhost:" + port(f.srv.URL), true, http.StatusOK},
+		{"post", "POST", "/", "", true, http.StatusMethodNotAllowed},
+		{"delete", "DELETE", "/w/" + f.ws.ID, "", true, http.StatusMethodNotAllowed},
+		{"unknown workstream", "GET", "/w/nope", "", true, http.StatusNotFound},
+		{"unknown session", "GET", "/w/" + f.ws.ID + "/s/nope", "", true, http.StatusNotFound},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			resp, body := f.get(t, c.method, c.path, c.host, c.cookie)
+			if resp.StatusCode != c.code {
+				t.Fatalf("status %d, want %d (%s)", resp.StatusCode, c.code, body)
+			}
+			if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") || !strings.Contains(csp, "default-src 'none'") {
+				t.Errorf("CSP %q", csp)
+			}
+			if c.code == http.StatusForbidden && strings.Contains(body, "parser") {
+				t.Errorf("refused response leaks content: %s", body)
+			}
+		})
+	}
+	resp, _ := f.get(t, "GET", "/?token="+token, "", false)
+	ck := resp.Header.Get("Set-Cookie")
+	if !strings.Contains(ck, webui.CookieName+"="+token) || !strings.Contains(ck, "HttpOnly") || !strings.Contains(ck, "SameSite=Strict") {
+		t.Errorf("cookie %q", ck)
+	}
+	if loc := resp.Header.Get("Location"); strings.Contains(loc, token) {
+		t.Errorf("redirect keeps the token: %s", loc)
+	}
+}
+
+func port(u string) string { p, _ := url.Parse(u); return p.Port() }
+
+// Every page that shows the malicious transcript shows it as text.
+func TestMaliciousTranscriptIsInert(t *testing.T) {
+	f := newFixture(t)
+	claude := f.runs[len(f.runs)-1].ID // Runs lists newest first
+	for _, path := range []string{"/w/" + f.ws.ID, "/w/" + f.ws.ID + "/s/" + claude, "/w/" + f.ws.ID + "/search?q=design", "/w/" + f.ws.ID + "/tail?after=0"} {
+		_, body := f.get(t, "GET", path, "", true)
+		for _, bad := range []string{"<script>window", "<img src=x", "onerror=\"", "\x1b"} {
+			if strings.Contains(body, bad) {
+				t.Errorf("%s: contains %q", path, bad)
+			}
+		}
+		if !strings.Contains(body, "&lt;script&gt;window.pwned=1&lt;/script&gt;") || !strings.Contains(body, "␛]0;pwned␇") {
+			t.Errorf("%s: the text is not shown escaped", path)
+		}
+	}
+}
+
+func TestPages(t *testing.T) {
+	f := newFixture(t)
+	claude, codex := f.runs[2].ID, f.runs[1].ID
+	cases := []struct {
+		path string
+		want []string
+	}{
+		{"/", []string{`class="workstream" data-id="` + f.ws.ID + `"`, `<td class="num sessions">3</td>`, `<td class="num events">`}},
+		{"/?all=1", []string{"/src/fix", "of every checkout"}},
+		{"/w/" + f.ws.ID, []string{`data-harness="claude"`, "Received the handoff of events #1–#7 (7 event(s))", "confirmed", "<details class=\"event tool-call\"", `data-live="/w/` + f.ws.ID + `/tail"`}},
+		{"/w/" + f.ws.ID + "/s/" + claude, []string{`<ul id="files-edited"><li><code>parser.go</code>`, `<ol id="commands"><li><code>go test ./...</code>`, "<code>lexer.go</code>", "<code>go.mod</code>", `id="next"`, "one test fails"}},
+		{"/w/" + f.ws.ID + "/s/" + codex, []string{"go build ./...", `id="prev"`, `id="next"`}},
+		{"/w/" + f.ws.ID + "/search?q=parser", []string{"<mark>parser</mark>", `class="hit"`}},
+		{"/w/" + f.ws.ID + "/tail?after=11", []string{`data-seq="12"`}},
+	}
+	for _, c := range cases {
+		resp, body := f.get(t, "GET", c.path, "", true)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", c.path, resp.StatusCode, body)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: missing %q", c.path, w)
+			}
+		}
+	}
+	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/tail?after=11", "", true)
+	if resp.Header.Get("X-Last-Sequence") != "12" || strings.Contains(body, "block-head") {
+		t.Errorf("tail continuing a session: last %q, header repeated: %v", resp.Header.Get("X-Last-Sequence"), strings.Contains(body, "block-head"))
+	}
+}
