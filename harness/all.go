@@ -10,4 +10,5 @@ var registry = newRegistry(
 	claudeDescriptor(),
 	codexDescriptor(),
 	opencodeDescriptor(),
+	piDescriptor(),
 )

@@ -68,6 +68,10 @@ type Decision struct {
 	// harness, e.g. ["/abs/ai-memory", "hook", "<harness>"]; the planner
 	// appends the event name (see [Descriptor.Hooks]).
 	HookCommand []string
+	// Executable is the absolute path of the CLI that will be spawned, for
+	// planners whose flags depend on its version (they probe it themselves,
+	// and only when the flag is needed).
+	Executable string
 	// Session looks a native session up by id (the launcher reuses what it
 	// already found). A planner that needs a session's own data to deliver
 	// the packet calls it; nil means nothing can be looked up.

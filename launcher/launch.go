@@ -116,6 +116,7 @@ func (l *launch) buildPlan() error {
 		HookCommand: []string{l.env.Self, "hook", l.h.Name},
 		Session:     l.lookupSession,
 		Getenv:      l.env.Getenv,
+		Executable:  l.exe,
 	}
 	plan, err := l.h.Planner.Build(l.intent, d)
 	if err != nil {

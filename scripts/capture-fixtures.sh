@@ -29,6 +29,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/realclis.sh
 source scripts/lib/realclis.sh
+# shellcheck source=lib/capture-pi.sh
+source scripts/lib/capture-pi.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -37,6 +39,7 @@ CAPTURE_OPENCODE=${AI_MEMORY_CAPTURE_OPENCODE_VERSIONS-$OPENCODE_VERSIONS}
 OPENCODE_OUT=${AI_MEMORY_OPENCODE_FIXTURES_OUT:-$PWD/transcript/testdata/opencode}
 CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
 GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
+CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -271,6 +274,10 @@ Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
 | `codex-*/print-resume.jsonl` | the same rollout after `codex exec resume --json ... <id> "again"` | hello RUN_TOOL, again |
 | `codex-*/context.jsonl` | fresh `codex exec -c 'developer_instructions="<!-- ai-memory:packet:v1 -->\nDEV_CONTEXT codex-<v> fresh"' ... "hello with context"`, then `codex exec resume -c model_instructions_file=<base instructions + packet with FILE_CONTEXT> ... <id> "resumed with context"` | hello with context, resumed with context |
 | `codex-*/interactive.jsonl` | TUI `codex --no-daemon` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `pi-*/print.jsonl` | `pi -p "hello RUN_TOOL"` (1.x: `--session-id <uuid>`; 0.73.1 has no such flag) | hello RUN_TOOL |
+| `pi-*/print-resume.jsonl` | the same file after `pi -p "again" --session <id>` | hello RUN_TOOL, again |
+| `pi-*/context.jsonl` | fresh `pi -p "hello with context" --append-system-prompt <file>`, then `pi -p "resumed with context" --session <id> --append-system-prompt <file>`; the file holds `<!-- ai-memory:packet:v1 -->\nAPPEND_CONTEXT pi-<v> fresh` (then `resume`) | hello with context, resumed with context |
+| `pi-*/interactive.jsonl` | TUI `pi` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -280,6 +287,9 @@ stdout in `stdout`) and `attachment.type:"hook_additional_context"` (`content: [
 `developer_instructions` as a `response_item` `message` with `role:"developer"` (its
 first `input_text` part); the `model_instructions_file` text is not written to the
 rollout.
+Pi 1.x records the whole system prompt as a `message` entry with `role:"system"` and
+`sections` (the `--append-system-prompt` text is `sections.addendum`), later turns a
+system patch holding only the changed sections; 0.73.1 records no system prompt.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -304,6 +314,7 @@ for v in $CAPTURE_CODEX; do capture_codex "$v"; done
 source scripts/capture-fixtures-opencode.sh
 for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
+for v in $CAPTURE_PI; do capture_pi "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

@@ -91,6 +91,35 @@ func FuzzCodexLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, codexParser{}, line) })
 }
 
+func FuzzPiLine(f *testing.F) {
+	seedLines(f, "testdata/pi/*.jsonl")
+	seedLines(f, "testdata/real/pi*/*.jsonl")
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &piParser{}, line) })
+}
+
+// FuzzPiTree reads arbitrary session files: whatever the tree (cycles,
+// dangling parents, duplicate ids), the read ends and no abandoned entry
+// is imported.
+func FuzzPiTree(f *testing.F) {
+	b, _ := os.ReadFile("testdata/pi/branches.jsonl")
+	f.Add(b)
+	f.Add([]byte(`{"id":"a","parentId":"b"}` + "\n" + `{"id":"b","parentId":"a"}` + "\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		writeFile(t, path, string(data))
+		r := readAll(t, piSource{}, path, Cursor(""), ReadOptions{})
+		abandoned, err := piAbandoned(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range r.events {
+			if abandoned[e.RecordID] {
+				t.Fatalf("entry %s of an abandoned branch imported", e.RecordID)
+			}
+		}
+	})
+}
+
 // FuzzReadJSONL reads arbitrary file contents and checks the cursor
 // invariants: it ends on a line boundary, its hash covers exactly the bytes
 // before it, and resuming from it imports nothing more.

@@ -36,7 +36,7 @@ type goldenFile struct {
 func fixtures(t *testing.T) map[string]Source {
 	t.Helper()
 	out := map[string]Source{}
-	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl"}
+	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl", "testdata/pi/*.jsonl"}
 	// Real transcripts are captured by scripts/acceptance.sh; READY marks a
 	// complete capture (files may still be written before it appears).
 	if _, err := os.Stat("testdata/real/READY"); err == nil {
@@ -65,6 +65,8 @@ func fixtureSource(p string) Source {
 		return claudeSource{}
 	case strings.Contains(rel, "/codex"):
 		return codexSource{}
+	case strings.Contains(rel, "/pi/") || strings.Contains(rel, "/pi-"):
+		return piSource{}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,6 +149,13 @@ func TestHarnessScripts(t *testing.T) {
 				RequireExplicitExec: true,
 				RequireUniqueNames:  true,
 				Cmds:                scriptCmds,
+				// [yolo]: the harness has a native dangerous mode for --yolo.
+				Condition: func(cond string) (bool, error) {
+					if cond == "yolo" {
+						return fake.Vars["YOLO"] != "", nil
+					}
+					return false, fmt.Errorf("unknown condition %q", cond)
+				},
 				Setup: func(e *testscript.Env) error {
 					if err := setupScript(e); err != nil {
 						return err

@@ -48,6 +48,16 @@ var fakes = []Fake{
 		"BARE_RESUME_RE": `"argv":\["resume","` + uuidRE + `"\]`,
 	}},
 	opencodeFake,
+	// Pi has no permission gate: YOLO is empty (the wrapper's --yolo maps to
+	// nothing). The packet, when owed, follows as --append-system-prompt.
+	{Harness: "pi", Main: FakePiMain, Print: "-p", run: runPi, Vars: map[string]string{
+		"YOLO": "", "SELECT": "--continue",
+		"VERSION_OUT": PiVersion, "UTIL": "mcp", "UTIL_ARG": "list",
+		"STORE": ".pi/agent/sessions", "TRANSCRIPTS": ".pi/agent/sessions/*/*.jsonl",
+		"FRESH_RE":       `"argv":\["-p","[^"]*","--session-id","` + uuidRE + `"`,
+		"RESUME_RE":      `"argv":\["-p","[^"]*","--session","` + uuidRE + `"`,
+		"BARE_RESUME_RE": `"argv":\["--session","` + uuidRE + `"\]`,
+	}},
 }
 
 // Fakes returns the fake CLIs in registry order.

@@ -354,3 +354,5 @@ check() {
 
 # shellcheck source=realclis-gemini.sh
 source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
+# shellcheck source=realclis-pi.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"
