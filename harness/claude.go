@@ -15,6 +15,7 @@ func claudeDescriptor() Descriptor {
 		Product:    "Claude Code",
 		Executable: "claude",
 		Install:    "npm install -g @anthropic-ai/claude-code",
+		Tested:     []string{"2.1.197", "2.1.332"},
 		SessionEnv: []string{"CLAUDE_CODE_SESSION_ID"},
 		Planner:    claude{},
 		Source:     transcript.ClaudeSource(),

@@ -13,6 +13,7 @@ func codexDescriptor() Descriptor {
 		Product:    "Codex",
 		Executable: "codex",
 		Install:    "npm install -g @openai/codex",
+		Tested:     []string{"0.169.0", "0.171.0"},
 		SessionEnv: []string{"CODEX_THREAD_ID"},
 		Planner:    codex{},
 		Source:     transcript.CodexSource(),

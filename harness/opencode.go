@@ -15,6 +15,7 @@ func opencodeDescriptor() Descriptor {
 		Product:    "OpenCode",
 		Executable: "opencode",
 		Install:    "npm install -g opencode-ai",
+		Tested:     []string{"1.18.33"},
 		Planner:    opencode{},
 		Source:     transcript.OpenCodeSource(),
 	}

@@ -21,6 +21,7 @@ func piDescriptor() Descriptor {
 		Product:    "Pi",
 		Executable: "pi",
 		Install:    "npm install -g @earendil-works/pi-coding-agent",
+		Tested:     []string{"0.73.1", "1.6.0"},
 		// Pi 1.x exports it to its bash tool (0.73.1 sets nothing).
 		SessionEnv: []string{"PI_SESSION_ID"},
 		Planner:    pi{},

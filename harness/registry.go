@@ -24,6 +24,12 @@ type Descriptor struct {
 	Executable string
 	// Install is how to install the CLI, for the not-found message.
 	Install string
+	// Tested lists the CLI versions this descriptor's facts (flags, store,
+	// record shapes, delivery) were checked against, oldest first: run
+	// offline against the mock where the CLI installs here, read from its
+	// code otherwise. `ai-memory doctor` warns when the installed version is
+	// newer than the last one.
+	Tested []string
 	// SessionEnv names the variables the CLI sets in the shells it runs,
 	// holding the current native session id (`sessions start` detection).
 	SessionEnv []string
