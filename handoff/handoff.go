@@ -65,8 +65,9 @@ type Input struct {
 	// SearchTool is the name under which the target sees the memory's MCP
 	// search tool when `ai-memory run` registered it for this launch
 	// ("mcp__ai-memory__search" in Claude Code); "" names only the shell
-	// command.
-	SearchTool string
+	// command. ReadTool is that server's read_events tool, named beside it
+	// when set.
+	SearchTool, ReadTool string
 }
 
 // Delimiters of the untrusted history section. Content can never contain
@@ -103,8 +104,11 @@ func Render(in Input) string {
 	b.WriteString(historyEnd + "\n\n")
 	b.WriteString("Continue from the current checkout and the user's request. For detail this packet leaves out, ")
 	if in.SearchTool != "" {
-		fmt.Fprintf(&b, "call the `%s` tool (this workstream's memory; its list_sessions and read_events tools page "+
-			"through whole sessions) or run `%s`.\n", singleLine(in.SearchTool, maxLabelChars), searchCommand)
+		fmt.Fprintf(&b, "call the `%s` tool (this workstream's memory", singleLine(in.SearchTool, maxLabelChars))
+		if in.ReadTool != "" {
+			fmt.Fprintf(&b, "; `%s` reads whole events and sessions", singleLine(in.ReadTool, maxLabelChars))
+		}
+		fmt.Fprintf(&b, ") or run `%s`.\n", searchCommand)
 	} else {
 		fmt.Fprintf(&b, "run `%s`.\n", searchCommand)
 	}

@@ -23,8 +23,11 @@ func claudeMCPToolName(server, tool string) string {
 func claudeMCPAllow(server string) string { return "mcp__" + server }
 
 // registerMCP appends --mcp-config with srv as an inline JSON string.
+// alwaysLoad declares the four small tools to the model up front: Claude
+// Code 2.1.332 otherwise defers MCP tools behind its ToolSearch tool, and
+// a model that has to search for the memory rarely uses it.
 func (claude) registerMCP(args []string, srv MCPServer) ([]string, error) {
-	entry := map[string]any{"type": "stdio", "command": srv.Command, "args": nonNil(srv.Args)}
+	entry := map[string]any{"type": "stdio", "command": srv.Command, "args": nonNil(srv.Args), "alwaysLoad": true}
 	if len(srv.Env) > 0 {
 		entry["env"] = srv.Env
 	}

@@ -40,11 +40,13 @@ func (l *launch) mcpServer() *harness.MCPServer {
 	}
 }
 
-// searchToolName is the name the agent sees the memory's search tool
-// under, "" when no server is registered.
-func (l *launch) searchToolName() string {
+// mcpToolName is the name the agent sees the memory's tool under, "" when
+// no server is registered. tool is one of package mcpserver's tool names
+// (the layering keeps the launcher from importing it; the e2e scenario
+// mcp.txtar and scripts/acceptance-mcp.sh check the names end to end).
+func (l *launch) mcpToolName(tool string) string {
 	if l.mcp == nil {
 		return ""
 	}
-	return l.h.MCPToolName(l.mcp.Name, "search")
+	return l.h.MCPToolName(l.mcp.Name, tool)
 }
