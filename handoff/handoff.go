@@ -62,6 +62,12 @@ type Input struct {
 	// Checkpoint is the latest repository checkpoint of the workstream, or
 	// nil. It may lie outside the range; it gets its own block.
 	Checkpoint *Event
+	// SearchTool is the name under which the target sees the memory's MCP
+	// search tool when `ai-memory run` registered it for this launch
+	// ("mcp__ai-memory__search" in Claude Code); "" names only the shell
+	// command. ReadTool is that server's read_events tool, named beside it
+	// when set.
+	SearchTool, ReadTool string
 }
 
 // Delimiters of the untrusted history section. Content can never contain
@@ -96,9 +102,26 @@ func Render(in Input) string {
 		b.WriteString(checkpointBlock(*in.Checkpoint))
 	}
 	b.WriteString(historyEnd + "\n\n")
-	fmt.Fprintf(&b, "Continue from the current checkout and the user's request. "+
-		"For detail this packet leaves out, run `%s`.\n", searchCommand)
+	b.WriteString("Continue from the current checkout and the user's request. For detail this packet leaves out, ")
+	if in.SearchTool != "" {
+		fmt.Fprintf(&b, "call the `%s` tool (this workstream's memory", singleLine(in.SearchTool, maxLabelChars))
+		if in.ReadTool != "" {
+			fmt.Fprintf(&b, "; `%s` reads whole events and sessions", singleLine(in.ReadTool, maxLabelChars))
+		}
+		fmt.Fprintf(&b, ") or run `%s`.\n", searchCommand)
+	} else {
+		fmt.Fprintf(&b, "run `%s`.\n", searchCommand)
+	}
 	return b.String()
+}
+
+// searchHint is how the cut notice tells the agent to reach what was left
+// out: the registered MCP tool beside the shell command, which always works.
+func searchHint(in Input) string {
+	if in.SearchTool == "" {
+		return fmt.Sprintf("`%s`", searchCommand)
+	}
+	return fmt.Sprintf("the `%s` tool or `%s`", singleLine(in.SearchTool, maxLabelChars), searchCommand)
 }
 
 // Summary is the one line the launcher prints on stderr before launching,
@@ -136,8 +159,8 @@ func writeHeader(b *strings.Builder, in Input, p packetPlan) {
 			"repository and overrides older assumptions about it.\n")
 	}
 	if p.cut > 0 {
-		fmt.Fprintf(b, "> %s of this range %s left out to keep the packet bounded; search them with `%s`.\n",
-			plural(int(p.cut), "older event"), was(p.cut), searchCommand)
+		fmt.Fprintf(b, "> %s of this range %s left out to keep the packet bounded; search them with %s.\n",
+			plural(int(p.cut), "older event"), was(p.cut), searchHint(in))
 	}
 	b.WriteString("\n")
 }

@@ -10,16 +10,17 @@ import (
 // claudeDescriptor is Claude Code.
 func claudeDescriptor() Descriptor {
 	return Descriptor{
-		Name:       "claude",
-		Aliases:    []string{"claude-code"},
-		Product:    "Claude Code",
-		Executable: "claude",
-		Install:    "npm install -g @anthropic-ai/claude-code",
-		Tested:     []string{"2.1.197", "2.1.332"},
-		SessionEnv: []string{"CLAUDE_CODE_SESSION_ID"},
-		Planner:    claude{},
-		Source:     transcript.ClaudeSource(),
-		Hooks:      map[string]Hook{claudeHookEvent: ClaudeSessionStartHook},
+		Name:        "claude",
+		Aliases:     []string{"claude-code"},
+		Product:     "Claude Code",
+		Executable:  "claude",
+		Install:     "npm install -g @anthropic-ai/claude-code",
+		Tested:      []string{"2.1.197", "2.1.332"},
+		SessionEnv:  []string{"CLAUDE_CODE_SESSION_ID"},
+		Planner:     claude{},
+		Source:      transcript.ClaudeSource(),
+		Hooks:       map[string]Hook{claudeHookEvent: ClaudeSessionStartHook},
+		MCPToolName: claudeMCPToolName,
 	}
 }
 
@@ -63,7 +64,8 @@ func (claude) Parse(args []string, stdinTTY bool) (Intent, error) {
 // for the linked one, nothing when the user chose natively; yolo maps to
 // --dangerously-skip-permissions; the packet goes through a SessionStart
 // hook passed with --settings, because --append-system-prompt is ignored on
-// --resume.
+// --resume; the MCP server goes in --mcp-config, its tools pre-approved in
+// the same --settings (see claude_mcp.go).
 func (c claude) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
@@ -73,11 +75,22 @@ func (c claude) Build(in Intent, d Decision) (Plan, error) {
 	if d.Yolo && !hasFlag(args, claudeYolo) {
 		args = appendOptions(args, claudeYolo)
 	}
-	if d.Packet != "" {
+	var allow []string
+	if d.MCP != nil {
 		var err error
-		if args, err = c.deliver(&p, args, d); err != nil {
+		if args, err = c.registerMCP(args, *d.MCP); err != nil {
 			return Plan{}, err
 		}
+		allow = []string{claudeMCPAllow(d.MCP.Name)}
+	}
+	var err error
+	if d.Packet != "" {
+		args, err = c.deliver(&p, args, d, allow)
+	} else {
+		args, err = c.addSettings(&p, args, claudeAdditions{allow: allow})
+	}
+	if err != nil {
+		return Plan{}, err
 	}
 	p.Args = args
 	return p, nil

@@ -20,27 +20,37 @@ const (
 	claudeHookMatcher  = "startup|resume|clear"
 	claudeHookTimeout  = 30 // seconds
 	claudeSettingsOpt  = "--settings"
-	claudeSettingsNote = "your --settings was merged with ai-memory's SessionStart hook for this run (your file was not changed)"
+	claudeSettingsNote = "your --settings was merged with ai-memory's settings for this run (your file was not changed)"
 )
 
-// deliver adds the SessionStart hook that hands the packet to Claude. When
-// the user passed --settings, the hook is merged into a copy of theirs; if
-// theirs cannot be used, delivery is skipped with a notice, never clobbered.
-func (c claude) deliver(p *Plan, args []string, r Decision) ([]string, error) {
+// claudeAdditions is what ai-memory adds to Claude's settings for one run:
+// the SessionStart hook group that delivers the packet (nil = none) and
+// permission rules for the MCP server it registered.
+type claudeAdditions struct {
+	hook  map[string]any
+	allow []string
+}
+
+// deliver adds the SessionStart hook that hands the packet to Claude (and
+// the allow rules, in the same settings). When the user passed --settings,
+// ours are merged into a copy of theirs; if theirs cannot be used, delivery
+// is skipped with a notice, never clobbered, and the allow rules alone are
+// still tried.
+func (c claude) deliver(p *Plan, args []string, r Decision, allow []string) ([]string, error) {
 	if r.RunDir == "" || len(r.HookCommand) == 0 {
 		return nil, errors.New("plan claude handoff: the launcher must supply a run directory and a hook command")
 	}
 	if hasFlag(args, "--bare") {
 		p.Notices = append(p.Notices, skipNotice("claude --bare does not run hooks; drop --bare to receive it"))
-		return args, nil
+		return c.addSettings(p, args, claudeAdditions{allow: allow})
 	}
 	hook := append(append([]string(nil), r.HookCommand...), claudeHookEvent)
 	group := claudeHookGroup(hook, len(splitPacket(r.Packet)))
-	out, notice, err := c.withSettings(args, group)
+	out, notice, err := c.withSettings(args, claudeAdditions{hook: group, allow: allow})
 	var skip errNoDelivery
 	if errors.As(err, &skip) {
 		p.Notices = append(p.Notices, skipNotice(skip.reason))
-		return args, nil
+		return c.addSettings(p, args, claudeAdditions{allow: allow})
 	}
 	if err != nil {
 		return nil, err
@@ -56,12 +66,37 @@ func (c claude) deliver(p *Plan, args []string, r Decision) ([]string, error) {
 	return out, nil
 }
 
+// addSettings adds add (without a hook) to the run's settings; when the
+// user's --settings cannot take it, args are kept and a notice says so.
+func (c claude) addSettings(p *Plan, args []string, add claudeAdditions) ([]string, error) {
+	if len(add.allow) == 0 && add.hook == nil {
+		return args, nil
+	}
+	out, notice, err := c.withSettings(args, add)
+	var skip errNoDelivery
+	if errors.As(err, &skip) {
+		p.Notices = append(p.Notices, fmt.Sprintf("ai-memory's MCP tools were not pre-approved this run (%s); Claude asks before each call", skip.reason))
+		return args, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if notice != "" {
+		p.Notices = append(p.Notices, notice)
+	}
+	return out, nil
+}
+
 // withSettings appends --settings <our JSON>, or replaces the value of the
-// user's last --settings with their settings plus our hook.
-func (c claude) withSettings(args []string, group map[string]any) ([]string, string, error) {
+// user's last --settings with their settings plus ours.
+func (c claude) withSettings(args []string, add claudeAdditions) ([]string, string, error) {
 	i := lastFlagIndex(args, claudeSettingsOpt)
 	if i < 0 {
-		js, err := marshalJSON(map[string]any{"hooks": map[string]any{"SessionStart": []any{group}}})
+		settings := map[string]any{}
+		if err := add.apply(settings); err != nil {
+			return nil, "", err
+		}
+		js, err := marshalJSON(settings)
 		if err != nil {
 			return nil, "", fmt.Errorf("encode claude settings: %w", err)
 		}
@@ -71,7 +106,7 @@ func (c claude) withSettings(args []string, group map[string]any) ([]string, str
 	if vi < 0 || value == "" {
 		return nil, "", errNoDelivery{"your --settings has no value"}
 	}
-	merged, err := c.mergeSettings(value, group)
+	merged, err := c.mergeSettings(value, add)
 	if err != nil {
 		return nil, "", err
 	}
@@ -85,9 +120,8 @@ func (c claude) withSettings(args []string, group map[string]any) ([]string, str
 }
 
 // mergeSettings parses the user's --settings value (inline JSON or a file
-// path, as Claude decides: JSON when it starts with '{') and appends our
-// SessionStart group to its hooks.
-func (c claude) mergeSettings(value string, group map[string]any) (string, error) {
+// path, as Claude decides: JSON when it starts with '{') and adds ours.
+func (c claude) mergeSettings(value string, add claudeAdditions) (string, error) {
 	raw := []byte(value)
 	if !strings.HasPrefix(strings.TrimSpace(value), "{") {
 		data, err := c.readSettings(value)
@@ -100,12 +134,9 @@ func (c claude) mergeSettings(value string, group map[string]any) (string, error
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&settings); err != nil || settings == nil {
-		return "", errNoDelivery{"your --settings is not a JSON object, so ai-memory's hook could not be merged into it"}
+		return "", errNoDelivery{"your --settings is not a JSON object, so ai-memory's settings could not be merged into it"}
 	}
-	if off, _ := settings["disableAllHooks"].(bool); off {
-		return "", errNoDelivery{"your --settings sets disableAllHooks"}
-	}
-	if err := addSessionStart(settings, group); err != nil {
+	if err := add.apply(settings); err != nil {
 		return "", err
 	}
 	js, err := marshalJSON(settings)
@@ -113,6 +144,39 @@ func (c claude) mergeSettings(value string, group map[string]any) (string, error
 		return "", fmt.Errorf("encode merged claude settings: %w", err)
 	}
 	return js, nil
+}
+
+// apply adds the hook group and the allow rules to settings, refusing
+// shapes Claude would not accept.
+func (a claudeAdditions) apply(settings map[string]any) error {
+	if a.hook != nil {
+		if off, _ := settings["disableAllHooks"].(bool); off {
+			return errNoDelivery{"your --settings sets disableAllHooks"}
+		}
+		if err := addSessionStart(settings, a.hook); err != nil {
+			return err
+		}
+	}
+	if len(a.allow) == 0 {
+		return nil
+	}
+	perms, ok := settings["permissions"].(map[string]any)
+	if settings["permissions"] != nil && !ok {
+		return errNoDelivery{"the \"permissions\" in your --settings is not an object"}
+	}
+	if perms == nil {
+		perms = map[string]any{}
+	}
+	rules, ok := perms["allow"].([]any)
+	if perms["allow"] != nil && !ok {
+		return errNoDelivery{"the \"permissions.allow\" in your --settings is not a list"}
+	}
+	for _, r := range a.allow {
+		rules = append(rules, r)
+	}
+	perms["allow"] = rules
+	settings["permissions"] = perms
+	return nil
 }
 
 // marshalJSON encodes v compactly without HTML escaping, so shell commands

@@ -9,14 +9,15 @@ import (
 // codexDescriptor is the OpenAI Codex CLI.
 func codexDescriptor() Descriptor {
 	return Descriptor{
-		Name:       "codex",
-		Product:    "Codex",
-		Executable: "codex",
-		Install:    "npm install -g @openai/codex",
-		Tested:     []string{"0.169.0", "0.171.0"},
-		SessionEnv: []string{"CODEX_THREAD_ID"},
-		Planner:    codex{},
-		Source:     transcript.CodexSource(),
+		Name:        "codex",
+		Product:     "Codex",
+		Executable:  "codex",
+		Install:     "npm install -g @openai/codex",
+		Tested:      []string{"0.169.0", "0.171.0"},
+		SessionEnv:  []string{"CODEX_THREAD_ID"},
+		Planner:     codex{},
+		Source:      transcript.CodexSource(),
+		MCPToolName: codexMCPToolName,
 	}
 }
 
@@ -79,7 +80,8 @@ func (codex) Parse(args []string, stdinTTY bool) (Intent, error) {
 // --dangerously-bypass-approvals-and-sandbox; the packet goes in
 // developer_instructions (fresh) or a model_instructions_file holding the
 // session's own base instructions plus the packet (resumed), because Codex
-// ignores developer_instructions on resume.
+// ignores developer_instructions on resume; the MCP server goes in -c
+// mcp_servers.<name>.* overrides (see codex_mcp.go).
 func (c codex) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
@@ -98,6 +100,9 @@ func (c codex) Build(in Intent, d Decision) (Plan, error) {
 			target = sel.id
 		}
 		args = c.deliver(&p, args, sel.history || p.Resume, c.base(d, target), d)
+	}
+	if d.MCP != nil {
+		args = c.registerMCP(args, *d.MCP)
 	}
 	p.Args = args
 	return p, nil

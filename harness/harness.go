@@ -80,6 +80,27 @@ type Decision struct {
 	// delivery that must merge with a value the user already set (nil reads
 	// nothing).
 	Getenv func(string) string
+	// MCP is the stdio MCP server to register for this launch only (argv,
+	// environment or a file under RunDir; never the user's config), nil for
+	// none. The launcher sets it only for harnesses with
+	// [Descriptor.MCPToolName], and not under --no-mcp or AI_MEMORY_MCP=0.
+	MCP *MCPServer
+}
+
+// MCPServer is a stdio MCP server to start for one launch: the memory's
+// own `ai-memory mcp`, by the absolute path of the running binary, so the
+// server always reads the ledger's schema.
+type MCPServer struct {
+	// Name is the key the harness lists the server under ("ai-memory"); the
+	// model sees its tools under this name (see Descriptor.MCPToolName).
+	Name string
+	// Command is the absolute path of the program; Args its arguments.
+	Command string
+	Args    []string
+	// Env are variables the server needs. They are also in the agent's
+	// environment, but some harnesses start servers with a fixed set of
+	// variables only (Codex), so every planner passes them explicitly.
+	Env map[string]string
 }
 
 // File is a file the launcher must write (mode 0600) before spawning the

@@ -10,14 +10,15 @@ import (
 // opencodeDescriptor is OpenCode (npm opencode-ai 1.18).
 func opencodeDescriptor() Descriptor {
 	return Descriptor{
-		Name:       "opencode",
-		Aliases:    []string{"open-code"},
-		Product:    "OpenCode",
-		Executable: "opencode",
-		Install:    "npm install -g opencode-ai",
-		Tested:     []string{"1.18.33"},
-		Planner:    opencode{},
-		Source:     transcript.OpenCodeSource(),
+		Name:        "opencode",
+		Aliases:     []string{"open-code"},
+		Product:     "OpenCode",
+		Executable:  "opencode",
+		Install:     "npm install -g opencode-ai",
+		Tested:      []string{"1.18.33"},
+		Planner:     opencode{},
+		Source:      transcript.OpenCodeSource(),
+		MCPToolName: opencodeMCPToolName,
 	}
 }
 
@@ -36,6 +37,7 @@ func opencodeDescriptor() Descriptor {
 //   - handoff: OPENCODE_CONFIG_CONTENT with an instructions entry naming a
 //     packet file (see OpenCodeConfigContent), fresh and resumed, merged
 //     with the user's own value from Decision.Getenv.
+//   - MCP: the same variable's mcp object gets a local server.
 type opencode struct{}
 
 var _ Planner = opencode{}
@@ -113,32 +115,56 @@ func (o opencode) Build(in Intent, d Decision) (Plan, error) {
 	if d.Yolo && !hasFlag(args, opencodeYolo) {
 		args = appendOptions(args, opencodeYolo)
 	}
-	if d.Packet != "" {
-		o.deliver(&p, d)
+	if d.Packet != "" || d.MCP != nil {
+		o.configure(&p, d)
 	}
 	p.Args = args
 	return p, nil
 }
 
-// deliver writes the packet to a run file and names it in
-// OPENCODE_CONFIG_CONTENT, merged with the user's value. A user value that
-// cannot be merged is left alone: the session starts without the handoff.
+// configure delivers the packet and registers the MCP server through
+// OPENCODE_CONFIG_CONTENT, merged with the user's value: the packet as a
+// run file named in instructions, the server in mcp. A user value that
+// cannot be merged is left alone: the session starts without either.
 // OpenCode reads the instructions files when the session starts, so an
 // observed session received the packet.
-func (opencode) deliver(p *Plan, d Decision) {
+func (opencode) configure(p *Plan, d Decision) {
 	user := ""
 	if d.Getenv != nil {
 		user = d.Getenv(EnvOpenCodeConfigContent)
 	}
-	path := filepath.Join(d.RunDir, opencodePacketFile)
-	content, err := OpenCodeConfigContent(user, path)
+	path := ""
+	if d.Packet != "" {
+		path = filepath.Join(d.RunDir, opencodePacketFile)
+	}
+	content, err := openCodeConfig(user, path, d.MCP)
 	if err != nil {
-		p.Notices = append(p.Notices, skipNotice(err.Error()))
+		if d.Packet != "" {
+			p.Notices = append(p.Notices, skipNotice(err.Error()))
+		} else {
+			p.Notices = append(p.Notices, "ai-memory's MCP tools were not registered this time: "+err.Error())
+		}
 		return
 	}
-	p.Files = append(p.Files, File{Path: path, Content: d.Packet})
 	p.Env = map[string]string{EnvOpenCodeConfigContent: content}
-	p.Confirm = ObservedWithPacket{}
+	if path != "" {
+		p.Files = append(p.Files, File{Path: path, Content: d.Packet})
+		p.Confirm = ObservedWithPacket{}
+	}
+}
+
+// opencodeMCPToolName is how OpenCode names an MCP tool for the model:
+// <server>_<tool>, characters outside [A-Za-z0-9_-] replaced by '_'.
+func opencodeMCPToolName(server, tool string) string {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	return clean(server) + "_" + clean(tool)
 }
 
 // opencodeSubcommand returns the first positional before "--" and its index

@@ -23,9 +23,10 @@ func piDescriptor() Descriptor {
 		Install:    "npm install -g @earendil-works/pi-coding-agent",
 		Tested:     []string{"0.73.1", "1.6.0"},
 		// Pi 1.x exports it to its bash tool (0.73.1 sets nothing).
-		SessionEnv: []string{"PI_SESSION_ID"},
-		Planner:    pi{},
-		Source:     transcript.PiSource(),
+		SessionEnv:  []string{"PI_SESSION_ID"},
+		Planner:     pi{},
+		Source:      transcript.PiSource(),
+		MCPToolName: piMCPToolName,
 	}
 }
 
@@ -127,7 +128,8 @@ func piSelectedID(args []string) string {
 // version), nothing is added when the user chose natively; --yolo maps to
 // nothing (Pi asks no tool permissions); the packet goes in a run file
 // passed with --append-system-prompt, which Pi re-reads on every start,
-// fresh or resumed, and repeats with the user's own.
+// fresh or resumed, and repeats with the user's own; the MCP server goes in
+// a per-run extension (see pi_mcp.go).
 func (p pi) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
@@ -155,6 +157,12 @@ func (p pi) Build(in Intent, d Decision) (Plan, error) {
 		plan.Files = append(plan.Files, File{Path: path, Content: d.Packet})
 		args = appendOptions(args, piAppendOpt, path)
 		plan.Confirm = ObservedWithPacket{}
+	}
+	if d.MCP != nil {
+		var err error
+		if args, err = p.registerMCP(&plan, args, d); err != nil {
+			return Plan{}, err
+		}
 	}
 	plan.Args = args
 	return plan, nil

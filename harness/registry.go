@@ -40,7 +40,17 @@ type Descriptor struct {
 	// Hooks are the entry points the CLI calls during a managed run, by
 	// event name: `ai-memory hook <name> <event>`.
 	Hooks map[string]Hook
+	// MCPToolName is the name under which the CLI shows tool `tool` of the
+	// MCP server `server` to the model (Claude Code: mcp__<server>__<tool>),
+	// for the packet's text. Nil when the CLI cannot be given an MCP server
+	// for one launch without editing user config: the launcher then leaves
+	// Decision.MCP nil and the packet names only the shell command.
+	MCPToolName func(server, tool string) string
 }
+
+// MCPServerName is the key under which `ai-memory run` registers
+// `ai-memory mcp` in every harness.
+const MCPServerName = "ai-memory"
 
 // Hook is one hook entry point. A hook must never break the agent: the
 // command reports its error on stderr and exits 0.

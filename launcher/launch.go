@@ -37,6 +37,7 @@ type launch struct {
 	runDir  string
 
 	choice choice
+	mcp    *harness.MCPServer // registered for this run; nil = none
 	packet packet
 	plan   harness.Plan
 	index  *indexer
@@ -99,6 +100,7 @@ func (l *launch) prepare(ctx context.Context) error {
 		return err
 	}
 	l.choice = c
+	l.mcp = l.mcpServer()
 	if l.packet, err = l.buildPacket(ctx); err != nil {
 		return err
 	}
@@ -117,6 +119,7 @@ func (l *launch) buildPlan() error {
 		Session:     l.lookupSession,
 		Getenv:      l.env.Getenv,
 		Executable:  l.exe,
+		MCP:         l.mcp,
 	}
 	plan, err := l.h.Planner.Build(l.intent, d)
 	if err != nil {

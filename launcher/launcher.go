@@ -27,6 +27,7 @@ type Options struct {
 	Yolo           bool     // --yolo
 	Fresh          bool     // --fresh
 	NoSessionIndex bool     // --no-session-index
+	NoMCP          bool     // --no-mcp: do not register `ai-memory mcp` for this run
 }
 
 // Env is everything the launcher takes from the process, injectable in tests.

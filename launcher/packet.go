@@ -22,6 +22,7 @@ func (l *launch) buildPacket(ctx context.Context) (packet, error) {
 	if err != nil {
 		return packet{}, wrapperError("build handoff packet", err)
 	}
+	in.SearchTool, in.ReadTool = l.mcpToolName("search"), l.mcpToolName("read_events")
 	p := packet{after: in.After, through: in.Through, events: len(in.Events)}
 	p.text = handoff.Render(in)
 	if p.text == "" {

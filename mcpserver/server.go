@@ -60,11 +60,19 @@ func New(c Config) *mcp.Server {
 			"Use search before redoing work or asking the user something an earlier session may have settled.",
 	})
 	t := &tools{c: c}
-	mcp.AddTool(s, &mcp.Tool{Name: ToolSearch, Description: searchDoc}, t.search)
-	mcp.AddTool(s, &mcp.Tool{Name: ToolSessions, Description: sessionsDoc}, t.sessions)
-	mcp.AddTool(s, &mcp.Tool{Name: ToolRead, Description: readDoc}, t.read)
-	mcp.AddTool(s, &mcp.Tool{Name: ToolHandoff, Description: handoffDoc}, t.handoff)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolSearch, Description: searchDoc, Annotations: readOnly()}, t.search)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolSessions, Description: sessionsDoc, Annotations: readOnly()}, t.sessions)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolRead, Description: readDoc, Annotations: readOnly()}, t.read)
+	mcp.AddTool(s, &mcp.Tool{Name: ToolHandoff, Description: handoffDoc, Annotations: readOnly()}, t.handoff)
 	return s
+}
+
+// readOnly annotates every tool: it reads the ledger only, repeats
+// without effect and touches nothing outside this workstream, which
+// clients may use to skip their approval prompt.
+func readOnly() *mcp.ToolAnnotations {
+	closed := false
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
 }
 
 // Serve runs the server on stdin/stdout until the client disconnects.

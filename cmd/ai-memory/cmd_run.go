@@ -24,6 +24,7 @@ func newRunCommand(io stdio) *cli.Command {
 			&cli.BoolFlag{Name: "yolo", Usage: "map to the harness's own skip-permissions flag"},
 			&cli.BoolFlag{Name: "fresh", Usage: "start a new native session even if one is linked"},
 			&cli.BoolFlag{Name: "no-session-index", Usage: "do not update .agent-sessions/session-history.json"},
+			&cli.BoolFlag{Name: "no-mcp", Usage: "do not give the agent the memory as MCP tools this run (also AI_MEMORY_MCP=0)"},
 		},
 		Action: func(c *cli.Context) error {
 			// An empty value would read as "not given" below; the launcher
@@ -43,6 +44,7 @@ func newRunCommand(io stdio) *cli.Command {
 				Yolo:           c.Bool("yolo"),
 				Fresh:          c.Bool("fresh"),
 				NoSessionIndex: c.Bool("no-session-index"),
+				NoMCP:          c.Bool("no-mcp"),
 			}
 			if len(args) > 0 {
 				o.Harness, o.Args = args[0], args[1:]

@@ -69,6 +69,9 @@ func setupScript(e *testscript.Env) error {
 	e.Setenv("GIT_COMMITTER_NAME", "t")
 	e.Setenv("GIT_COMMITTER_EMAIL", "t@example.com")
 	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	// The argv every scenario expects is the one without the per-run MCP
+	// server; testdata/harness/mcp.txtar turns it back on.
+	e.Setenv("AI_MEMORY_MCP", "0")
 	// BINDIR holds the registered executables (ai-memory and the fakes), so a
 	// script can build a PATH that has ai-memory but no harness.
 	e.Setenv("BINDIR", strings.SplitN(os.Getenv("PATH"), string(os.PathListSeparator), 2)[0])
@@ -155,9 +158,13 @@ func TestHarnessScripts(t *testing.T) {
 				RequireUniqueNames:  true,
 				Cmds:                scriptCmds,
 				// [yolo]: the harness has a native dangerous mode for --yolo.
+				// [mcp]: it takes an MCP server for one launch.
 				Condition: func(cond string) (bool, error) {
-					if cond == "yolo" {
+					switch cond {
+					case "yolo":
 						return fake.Vars["YOLO"] != "", nil
+					case "mcp":
+						return d.MCPToolName != nil, nil
 					}
 					return false, fmt.Errorf("unknown condition %q", cond)
 				},
@@ -168,6 +175,9 @@ func TestHarnessScripts(t *testing.T) {
 					e.Setenv("H", d.Name)
 					e.Setenv("PRINT", fake.Print)
 					e.Setenv("PRODUCT", d.Product)
+					if d.MCPToolName != nil {
+						e.Setenv("MCP_SEARCH", d.MCPToolName(harness.MCPServerName, "search"))
+					}
 					for k, v := range fake.Vars {
 						e.Setenv(k, v)
 					}

@@ -43,6 +43,7 @@ func runClaude(inv invocation) int {
 	}
 	entry := logEntry{Harness: "claude"}
 	code := claudeMain(inv, k, &entry)
+	entry.MCP = claudeMCP(inv.args)
 	if err := writeLog(inv, k, entry); err != nil {
 		fmt.Fprintln(inv.stderr, "fake claude:", err)
 		return 1

@@ -10,7 +10,7 @@ type claudeArgs struct {
 	print, cont, fork, yolo, help, version, noPersist, bare bool
 	resume                                                  bool
 	resumeID, sessionID, outputFormat                       string
-	settings                                                []string
+	settings, mcpConfigs                                    []string
 	prompt                                                  string
 	utility                                                 string
 }
@@ -120,6 +120,8 @@ func (a *claudeArgs) setValue(name, value string) {
 		a.sessionID = value
 	case "--settings":
 		a.settings = append(a.settings, value)
+	case "--mcp-config":
+		a.mcpConfigs = append(a.mcpConfigs, value)
 	case "--output-format":
 		a.outputFormat = value
 	}

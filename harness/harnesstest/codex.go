@@ -40,6 +40,7 @@ func runCodex(inv invocation) int {
 	}
 	entry := logEntry{Harness: "codex"}
 	code := codexMain(inv, k, &entry)
+	entry.MCP = codexMCP(inv.args)
 	if err := writeLog(inv, k, entry); err != nil {
 		fmt.Fprintln(inv.stderr, "fake codex:", err)
 		return 1

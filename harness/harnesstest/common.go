@@ -90,6 +90,11 @@ type logEntry struct {
 	StdoutTTY bool              `json:"stdout_tty"`
 	Context   string            `json:"context"`
 	SessionID string            `json:"session_id,omitempty"`
+	// MCP is the argv (command, then arguments) of the `ai-memory` MCP
+	// server the launcher registered for this run, read from the harness's
+	// own mechanism (flag, -c override, config variable or extension file);
+	// empty when none is registered.
+	MCP []string `json:"mcp,omitempty"`
 	// BaseInstructionsKept (Codex) is false when a model_instructions_file
 	// replaced the session's own base instructions instead of extending them.
 	BaseInstructionsKept *bool `json:"base_instructions_kept,omitempty"`
@@ -281,3 +286,21 @@ func replyFor(prompt, toolOutput string) string {
 }
 
 func wantsTool(prompt string) bool { return strings.Contains(prompt, "RUN_TOOL") }
+
+// mcpServerName is the key `ai-memory run` registers its server under.
+const mcpServerName = "ai-memory"
+
+// stdioServer is a stdio MCP server entry in the JSON shape most harnesses
+// share ({"command": ..., "args": [...]}).
+type stdioServer struct {
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+// argv is the entry's command line, nil when it has no command.
+func (s stdioServer) argv() []string {
+	if s.Command == "" {
+		return nil
+	}
+	return append([]string{s.Command}, s.Args...)
+}

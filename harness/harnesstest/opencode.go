@@ -32,6 +32,7 @@ func runOpenCode(inv invocation) int {
 	}
 	entry := logEntry{Harness: "opencode"}
 	code := opencodeMain(inv, k, &entry)
+	entry.MCP = opencodeMCP(inv.getenv("OPENCODE_CONFIG_CONTENT"))
 	if err := writeLog(inv, k, entry); err != nil {
 		fmt.Fprintln(inv.stderr, "fake opencode:", err)
 		return 1

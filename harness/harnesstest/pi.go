@@ -136,6 +136,7 @@ func runPi(inv invocation) int {
 	}
 	entry := logEntry{Harness: "pi"}
 	code := piMain(inv, k, &entry)
+	entry.MCP = piMCP(inv.args)
 	if err := writeLog(inv, k, entry); err != nil {
 		fmt.Fprintln(inv.stderr, "fake pi:", err)
 		return 1

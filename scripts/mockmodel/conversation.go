@@ -7,10 +7,13 @@ import "strings"
 // tell "the packet arrived" apart from "the user said something".
 const packetPrefix = "<!-- ai-memory:packet:"
 
-// tool is one tool the request offers to the model.
+// tool is one tool the request offers to the model. Namespace is the
+// Responses namespace holding it ("" at top level): Codex offers each MCP
+// server's tools as one namespace.
 type tool struct {
-	Name   string
-	Schema map[string]any
+	Namespace string
+	Name      string
+	Schema    map[string]any
 }
 
 // conversation is the wire-independent view of a model request that the
@@ -74,14 +77,27 @@ func parseResponses(body map[string]any) conversation {
 			c.ToolResult = &r
 		}
 	}
-	for _, t := range list(body["tools"]) {
-		m := obj(t)
-		if str(m["type"]) == "function" && str(m["name"]) != "" {
-			c.Tools = append(c.Tools, tool{Name: str(m["name"]), Schema: obj(m["parameters"])})
-		}
-	}
+	c.Tools = responsesTools(list(body["tools"]), "")
 	c.noteFormat(obj(obj(body["text"])["format"]))
 	return c
+}
+
+// responsesTools lists the function tools of a Responses tools array,
+// descending into namespaces.
+func responsesTools(items []any, namespace string) []tool {
+	var out []tool
+	for _, t := range items {
+		m := obj(t)
+		switch str(m["type"]) {
+		case "function":
+			if str(m["name"]) != "" {
+				out = append(out, tool{Namespace: namespace, Name: str(m["name"]), Schema: obj(m["parameters"])})
+			}
+		case "namespace":
+			out = append(out, responsesTools(list(m["tools"]), str(m["name"]))...)
+		}
+	}
+	return out
 }
 
 // parseChat reads an OpenAI Chat Completions request.

@@ -41,10 +41,14 @@ func writeResponses(w http.ResponseWriter, c conversation, rep reply, body []byt
 // function call.
 func responsesItem(rep reply, body []byte) map[string]any {
 	if rep.Call != nil {
-		return map[string]any{
+		item := map[string]any{
 			"id": stableID("fc_mock_", body), "type": "function_call", "status": "completed",
 			"name": rep.Call.Name, "arguments": rep.Call.Arguments, "call_id": stableID("call_mock_", body),
 		}
+		if rep.Call.Namespace != "" {
+			item["namespace"] = rep.Call.Namespace
+		}
+		return item
 	}
 	return map[string]any{
 		"id": stableID("msg_mock_", body), "type": "message", "status": "completed", "role": "assistant",

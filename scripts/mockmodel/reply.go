@@ -10,6 +10,11 @@ import (
 // runToolMarker in the user's text asks the mock for a shell tool call.
 const runToolMarker = "RUN_TOOL"
 
+// callToolMarker in the user's text, as "CALL_TOOL <name> <json-args>",
+// asks the mock to call the named tool (an MCP tool, say) with those
+// arguments when the request offers it.
+const callToolMarker = "CALL_TOOL"
+
 // toolCommand is what the requested tool call runs: harmless, read-only and
 // deterministic, so harnesses run it without a permission prompt.
 const toolCommand = "echo hello"
@@ -27,7 +32,9 @@ type reply struct {
 }
 
 // toolCall is a call of one offered tool with JSON-encoded arguments.
+// Namespace is set for a tool offered inside a Responses namespace.
 type toolCall struct {
+	Namespace string
 	Name      string
 	Arguments string
 }
@@ -42,6 +49,8 @@ func (r reply) summary() string {
 
 // decide applies the reply rule:
 //   - last input item is a tool result R -> "TOOL_DONE: <R[:60]> | ACK: <T[:40]>"
+//   - T contains "CALL_TOOL <name> <json-args>" and a tool of that name is
+//     offered (see namedTool) -> call it with those arguments ({} if none)
 //   - T contains RUN_TOOL and a shell tool is offered -> call it with "echo hello"
 //   - otherwise -> "ACK: <T[:40]>"
 //
@@ -52,6 +61,11 @@ func decide(c conversation) reply {
 	switch {
 	case c.ToolResult != nil:
 		text = "TOOL_DONE: " + clip(oneLine(toolOutput(*c.ToolResult)), 60) + " | ACK: " + clip(c.UserText, 40)
+	case strings.Contains(c.UserText, callToolMarker):
+		if call, ok := namedCall(c.UserText, c.Tools); ok {
+			return reply{Call: call}
+		}
+		text = "ACK: " + clip(c.UserText, 40)
 	case strings.Contains(c.UserText, runToolMarker):
 		if t, ok := shellTool(c.Tools); ok {
 			return reply{Call: &toolCall{Name: t.Name, Arguments: shellArguments(t.Schema)}}
@@ -64,6 +78,37 @@ func decide(c conversation) reply {
 		text = structuredText(c.Schema, text)
 	}
 	return reply{Text: text}
+}
+
+// namedCall reads "CALL_TOOL <name> <json-args>" from text and finds the
+// tool among those offered: its name, its namespace + "__" + name, or a
+// name ending in "__<name>" (so "search" finds Claude's
+// mcp__ai-memory__search and Codex's search in namespace mcp__ai_memory).
+// The arguments are the one JSON object after the name, {} when absent or
+// not an object.
+func namedCall(text string, tools []tool) (*toolCall, bool) {
+	_, rest, _ := strings.Cut(text, callToolMarker)
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return nil, false
+	}
+	name := fields[0]
+	args := "{}"
+	after := strings.TrimSpace(rest[strings.Index(rest, name)+len(name):])
+	var obj map[string]any
+	if err := json.NewDecoder(strings.NewReader(after)).Decode(&obj); err == nil && obj != nil {
+		args = mustJSON(obj)
+	}
+	for _, t := range tools {
+		full := t.Name
+		if t.Namespace != "" {
+			full = t.Namespace + "__" + t.Name
+		}
+		if t.Name == name || full == name || strings.HasSuffix(full, "__"+name) {
+			return &toolCall{Namespace: t.Namespace, Name: t.Name, Arguments: args}, true
+		}
+	}
+	return nil, false
 }
 
 // shellTool picks the preferred shell-like tool among those offered.

@@ -28,6 +28,16 @@ func TestDecide(t *testing.T) {
 			reply{Text: "TOOL_DONE: hello | ACK: x RUN_TOOL"}},
 		{"tool result clipped to 60", conversation{UserText: "t", ToolResult: ptr(long + long)},
 			reply{Text: "TOOL_DONE: " + (long + long)[:60] + " | ACK: t"}},
+		{"call tool by full name", conversation{UserText: `x CALL_TOOL mcp__ai-memory__search {"query":"w q"} please`, Tools: []tool{bash, {Name: "mcp__ai-memory__search"}}},
+			reply{Call: &toolCall{Name: "mcp__ai-memory__search", Arguments: `{"query":"w q"}`}}},
+		{"call tool by suffix in a namespace", conversation{UserText: `CALL_TOOL search {"limit":3}`, Tools: []tool{{Namespace: "mcp__ai_memory", Name: "search"}}},
+			reply{Call: &toolCall{Namespace: "mcp__ai_memory", Name: "search", Arguments: `{"limit":3}`}}},
+		{"call tool without arguments", conversation{UserText: "CALL_TOOL handoff", Tools: []tool{{Name: "mcp__ai-memory__handoff"}}},
+			reply{Call: &toolCall{Name: "mcp__ai-memory__handoff", Arguments: `{}`}}},
+		{"call tool not offered answers text", conversation{UserText: "CALL_TOOL nope {}", Tools: []tool{bash}},
+			reply{Text: "ACK: CALL_TOOL nope {}"}},
+		{"call tool result echoed", conversation{UserText: "CALL_TOOL search {}", ToolResult: ptr(`{"hits":[]}`)},
+			reply{Text: `TOOL_DONE: {"hits":[]} | ACK: CALL_TOOL search {}`}},
 		{"structured without schema", conversation{UserText: "t", Structured: true}, reply{Text: `{"text":"ACK: t"}`}},
 	}
 	for _, tt := range tests {
