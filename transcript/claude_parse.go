@@ -56,7 +56,10 @@ type claudeParser struct{}
 
 func (claudeParser) parse(rec []byte, off int64, out *sink) {
 	r := decodeClaude(rec)
-	base := Event{RecordID: str(r.uuid), OccurredAt: parseTime(r.ts)}
+	// Claude stamps each record from one clock when it creates it, along
+	// the parentUuid chain, but may write a prompt after the tool call it
+	// caused: the time places the event (docs/transcripts.md).
+	base := Event{RecordID: str(r.uuid), OccurredAt: parseTime(r.ts), ByTime: true}
 	if base.RecordID == "" {
 		base.RecordID = lineID(rec)
 	}
