@@ -76,7 +76,9 @@ func PacketInput(ctx context.Context, db *ledger.DB, ws ledger.Workstream, harne
 			skipped++
 			continue
 		}
-		in.Events = append(in.Events, handoffEvent(e))
+		he := handoffEvent(e)
+		he.Order = int64(len(in.Events) + 1) // evs are in conversation order
+		in.Events = append(in.Events, he)
 	}
 	in.Total = in.Through - in.After - int64(skipped)
 	if len(in.Events) == 0 {
