@@ -37,7 +37,9 @@ func parseOpenCodePart(row opencodeRow, out *sink) {
 		out.loss(0, "malformed opencode part or message "+row.id+" skipped")
 		return
 	}
-	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC()}
+	// Parts are read in update order (a tool part is rewritten when its tool
+	// finishes); their creation times are the conversation's order.
+	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC(), ByTime: true}
 	switch typ := str(jsonx.Get(row.data, "type")); typ {
 	case "text":
 		opencodeText(row, base, out)
