@@ -48,6 +48,9 @@ type Event struct {
 	Role       string // user, assistant, tool, system; may be empty
 	Content    string
 	OccurredAt time.Time // not rendered: the packet must not depend on clocks
+	// Status is a short note on a tool result shown in its heading ("exit
+	// 1", "output cut"); empty when there is nothing worth the space.
+	Status string
 }
 
 // Input is everything Render needs; the launcher fills it from the ledger.

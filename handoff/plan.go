@@ -71,8 +71,12 @@ func inRange(in Input) []Event {
 // eventBlock renders one event: a heading that names harness, label and
 // sequence, then its escaped and capped content.
 func eventBlock(e Event) string {
+	lbl := label(e)
+	if st := singleLine(e.Status, maxLabelChars); st != "" {
+		lbl += " · " + st
+	}
 	return fmt.Sprintf("### %s · %s · event %d\n\n%s\n\n",
-		orUnknown(singleLine(e.Harness, maxLabelChars)), label(e), e.Sequence, content(e.Content))
+		orUnknown(singleLine(e.Harness, maxLabelChars)), lbl, e.Sequence, content(e.Content))
 }
 
 // checkpointBlock renders the latest repository checkpoint with the
