@@ -38,12 +38,19 @@ const (
 
 // Event is one ledger event as the packet shows it.
 type Event struct {
-	Sequence   int64 // per-workstream sequence number
+	Sequence int64 // per-workstream sequence number
+	// Order is the event's rank in conversation order among the Input's
+	// events (ledger.SortConversation; a record a harness wrote late can
+	// precede events with lower sequences). 0 everywhere: sequence order.
+	Order      int64
 	Harness    string
 	Kind       string // one of the Kind constants
 	Role       string // user, assistant, tool, system; may be empty
 	Content    string
 	OccurredAt time.Time // not rendered: the packet must not depend on clocks
+	// Status is a short note on a tool result shown in its heading ("exit
+	// 1", "output cut"); empty when there is nothing worth the space.
+	Status string
 }
 
 // Input is everything Render needs; the launcher fills it from the ledger.

@@ -1,6 +1,7 @@
 package handoff
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -39,8 +40,8 @@ func plan(in Input) packetPlan {
 	return p
 }
 
-// inRange returns the events of in that belong in the packet, sorted by
-// sequence: inside (After, Through], and not the checkpoint that gets its
+// inRange returns the events of in that belong in the packet, in
+// conversation order (Order, then sequence): inside (After, Through], and not the checkpoint that gets its
 // own block. An empty range (Through <= After) has none.
 func inRange(in Input) []Event {
 	var out []Event
@@ -55,6 +56,8 @@ func inRange(in Input) []Event {
 	}
 	slices.SortStableFunc(out, func(a, b Event) int {
 		switch {
+		case a.Order != b.Order:
+			return cmp.Compare(a.Order, b.Order)
 		case a.Sequence < b.Sequence:
 			return -1
 		case a.Sequence > b.Sequence:
@@ -68,8 +71,12 @@ func inRange(in Input) []Event {
 // eventBlock renders one event: a heading that names harness, label and
 // sequence, then its escaped and capped content.
 func eventBlock(e Event) string {
+	lbl := label(e)
+	if st := singleLine(e.Status, maxLabelChars); st != "" {
+		lbl += " · " + st
+	}
 	return fmt.Sprintf("### %s · %s · event %d\n\n%s\n\n",
-		orUnknown(singleLine(e.Harness, maxLabelChars)), label(e), e.Sequence, content(e.Content))
+		orUnknown(singleLine(e.Harness, maxLabelChars)), lbl, e.Sequence, content(e.Content))
 }
 
 // checkpointBlock renders the latest repository checkpoint with the

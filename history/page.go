@@ -23,7 +23,8 @@ func errNoSession(runID string) error {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// Page is one page of a timeline's events, oldest first.
+// Page is one page of a timeline's events (a sequence range), in
+// conversation order (ledger.SortConversation).
 type Page struct {
 	After  int64          // events have sequence > After
 	Events []ledger.Event // at most PageSize
@@ -41,17 +42,18 @@ func (p Page) Earlier() int64 {
 // Later is the After of the next page, or -1 when this page reaches Last.
 func (p Page) Later() int64 {
 	if n := p.After + int64(len(p.Events)); n < p.Last && len(p.Events) > 0 {
-		return p.Events[len(p.Events)-1].Sequence
+		return p.Newest()
 	}
 	return -1
 }
 
-// Newest is the sequence of the page's last event (After when empty).
+// Newest is the page's highest sequence (After when empty).
 func (p Page) Newest() int64 {
-	if len(p.Events) == 0 {
-		return p.After
+	n := p.After
+	for _, e := range p.Events {
+		n = max(n, e.Sequence)
 	}
-	return p.Events[len(p.Events)-1].Sequence
+	return n
 }
 
 // LoadPage reads the events after `after`; after < 0 means the newest page.
@@ -64,6 +66,7 @@ func LoadPage(ctx context.Context, db *ledger.DB, wsID string, after int64) (Pag
 		after = max(0, last-PageSize)
 	}
 	evs, err := db.EventsAfter(ctx, wsID, after, last, PageSize)
+	ledger.SortConversation(evs)
 	return Page{After: after, Events: evs, Last: last}, err
 }
 

@@ -106,6 +106,7 @@ func toInputs(harnessName, sessionID string, evs []transcript.Event) []ledger.Ev
 			OccurredAt:      e.OccurredAt,
 			Metadata:        e.Metadata,
 			Content:         e.Content,
+			ByTime:          e.ByTime,
 		})
 	}
 	return out

@@ -2,6 +2,8 @@ package launcher
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/ai-memory/ai-memory/handoff"
 	"github.com/ai-memory/ai-memory/ledger"
@@ -77,7 +79,9 @@ func PacketInput(ctx context.Context, db *ledger.DB, ws ledger.Workstream, harne
 			skipped++
 			continue
 		}
-		in.Events = append(in.Events, handoffEvent(e))
+		he := handoffEvent(e)
+		he.Order = int64(len(in.Events) + 1) // evs are in conversation order
+		in.Events = append(in.Events, he)
 	}
 	in.Total = in.Through - in.After - int64(skipped)
 	if len(in.Events) == 0 {
@@ -92,8 +96,36 @@ func PacketInput(ctx context.Context, db *ledger.DB, ws ledger.Workstream, harne
 }
 
 func handoffEvent(e ledger.Event) handoff.Event {
-	return handoff.Event{
+	he := handoff.Event{
 		Sequence: e.Sequence, Harness: e.Harness, Kind: string(e.Kind),
 		Role: e.Role, Content: e.Content, OccurredAt: e.OccurredAt,
 	}
+	if e.Kind == ledger.KindToolResult {
+		he.Status = ResultStatus(e.Metadata)
+	}
+	return he
+}
+
+// ResultStatus is the short note a tool result's heading carries: what the
+// harness reported about the run (transcript.Meta* keys) when it is worth
+// knowing: a failure, a cut output, a process left running. A clean exit
+// says nothing.
+func ResultStatus(meta map[string]any) string {
+	var parts []string
+	switch code, ok := meta[transcript.MetaExitCode].(float64); {
+	case ok && code != 0:
+		parts = append(parts, fmt.Sprintf("exit %d", int(code)))
+	case meta["is_error"] == true:
+		parts = append(parts, "failed")
+	}
+	if s, ok := meta[transcript.MetaSignal].(string); ok && s != "" {
+		parts = append(parts, "signal "+s)
+	}
+	if meta[transcript.MetaRunning] == true {
+		parts = append(parts, "still running")
+	}
+	if meta[transcript.MetaTruncated] == true {
+		parts = append(parts, "output cut")
+	}
+	return strings.Join(parts, ", ")
 }

@@ -46,6 +46,8 @@ type pending struct {
 	// fromFields is set when id was computed from in (not read from a
 	// segment), so the row can skip re-hashing to prove it derivable.
 	fromFields bool
+	// ord is the sequence this late event is shown before (0: its own).
+	ord int64
 }
 
 // Append adds a batch atomically and idempotently: events are redacted and

@@ -17,6 +17,10 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	for i, p := range fresh {
 		recs[i] = toRecord(wsID, runID, last+int64(i)+1, p, now)
 	}
+	srcs := sourceIDs{}
+	if err := placeLate(ctx, tx, wsk, srcs, fresh, recs); err != nil {
+		return "", err
+	}
 	data, err := encodeSegment(recs)
 	if err != nil {
 		return "", err
@@ -34,7 +38,7 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	if err != nil {
 		return createdPath, err
 	}
-	if err := insertRows(ctx, tx, wsk, segID, fresh, recs); err != nil {
+	if err := insertRows(ctx, tx, wsk, segID, srcs, fresh, recs); err != nil {
 		return createdPath, err
 	}
 	res.Added = len(fresh)
@@ -91,13 +95,12 @@ func (c sourceIDs) get(ctx context.Context, tx *sql.Tx, harness, session string)
 // insertRows inserts the events and indexes exactly those rows in FTS: the
 // rowids of rows inserted in one write transaction are consecutive from the
 // first one, so "rid >= first" selects precisely this batch.
-func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, fresh []pending, recs []segmentRecord) error {
+func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []segmentRecord) error {
 	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	srcs := sourceIDs{}
 	var first int64
 	for i, p := range fresh {
 		src, err := srcs.get(ctx, tx, p.in.Harness, p.in.NativeSessionID)
@@ -114,14 +117,19 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, fresh []pendi
 			}
 		}
 	}
-	_, err = tx.ExecContext(ctx, sqlIndexEventsFrom, first)
-	return err
+	if _, err = tx.ExecContext(ctx, sqlIndexEventsFrom, first); err != nil {
+		return err
+	}
+	return noteNewest(ctx, tx, srcs, fresh)
 }
 
 // rowArgs are the sqlInsertEvent arguments. The content is capped and the
 // event id is stored only when the stored fields do not derive it.
 func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
-	var occurred sql.NullInt64
+	var occurred, ord sql.NullInt64
+	if r.Order > 0 {
+		ord = sql.NullInt64{Int64: r.Order, Valid: true}
+	}
 	if r.OccurredAt != nil {
 		occurred = sql.NullInt64{Int64: r.OccurredAt.UnixMicro(), Valid: true}
 	}
@@ -136,5 +144,5 @@ func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
 		id = p.idRaw
 	}
 	return []any{wsk, r.Sequence, idKey(p.idRaw), id, src, r.SourceRecordID, r.BlockIndex,
-		string(r.Kind), r.Role, occurred, p.meta, content, segID}
+		string(r.Kind), r.Role, occurred, p.meta, content, segID, ord}
 }

@@ -45,6 +45,11 @@ type EventInput struct {
 	OccurredAt                               time.Time
 	Metadata                                 map[string]any
 	Content                                  string
+	// ByTime says OccurredAt, not arrival, places the event among its
+	// session's events: one older than events of its session already stored
+	// is shown before them (see Event.Order). Not stored; it only decides
+	// Order when the event is appended.
+	ByTime bool `json:"-"`
 }
 
 // Event is a stored event. Its EventInput holds the redacted values; Content
@@ -53,9 +58,13 @@ type Event struct {
 	EventInput
 	WorkstreamID string
 	Sequence     int64
-	EventID      string
-	SegmentPath  string // relative to the data home
-	CreatedAt    time.Time
+	// Order places the event in conversation order: the sequence of the
+	// event it is shown before when it arrived late (EventInput.ByTime),
+	// else its own sequence. Sort with SortConversation.
+	Order       int64 `json:"-"`
+	EventID     string
+	SegmentPath string // relative to the data home
+	CreatedAt   time.Time
 
 	rid int64 // storage row id, internal
 }

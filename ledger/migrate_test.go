@@ -92,6 +92,11 @@ func TestMigrate_V1LedgerKeepsEverything(t *testing.T) {
 		must(t, err)
 		links, err := db.Links(ctx, id)
 		must(t, err)
+		for _, e := range evs {
+			if e.Order != e.Sequence { // 0004: events stored before it keep arrival order
+				t.Errorf("%s event %d has order %d after migration; want its sequence", name, e.Sequence, e.Order)
+			}
+		}
 		for what, v := range map[string]any{"events": evs, "runs": runs, "links": links} {
 			if !sameJSON(t, v, golden[name+"/"+what]) {
 				t.Errorf("%s %s differ after migration:\n got %s\nwant %.400s", name, what, mustJSON(t, v), golden[name+"/"+what])

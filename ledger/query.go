@@ -23,8 +23,8 @@ func (db *DB) CountEvents(ctx context.Context, wsID string) (int64, error) {
 }
 
 // EventsInRange returns the newest limit events with after < sequence <=
-// through, oldest first (the shape a handoff packet needs). limit <= 0 means
-// no limit.
+// through (the unseen range of a handoff packet), in conversation order
+// (SortConversation). limit <= 0 means no limit.
 func (db *DB) EventsInRange(ctx context.Context, wsID string, after, through int64, limit int) ([]Event, error) {
 	wsk, err := db.wsKey(ctx, wsID)
 	if err != nil {
@@ -34,9 +34,7 @@ func (db *DB) EventsInRange(ctx context.Context, wsID string, after, through int
 		limit = -1
 	}
 	evs, err := db.queryEvents(ctx, wsID, sqlEventsInRange, wsk, after, through, limit)
-	for i, j := 0, len(evs)-1; i < j; i, j = i+1, j-1 {
-		evs[i], evs[j] = evs[j], evs[i]
-	}
+	SortConversation(evs)
 	return evs, err
 }
 
@@ -84,7 +82,7 @@ func (db *DB) queryEvents(ctx context.Context, wsID, query string, args ...any) 
 	return out, db.wrap(rows.Err(), "read events")
 }
 
-const eventColumns = `e.rid, e.sequence, e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index,
+const eventColumns = `e.rid, e.sequence, COALESCE(e.ord, e.sequence), e.event_id, src.harness, src.native_session_id, e.source_record_id, e.block_index,
   e.kind, e.role, e.occurred_at, e.metadata, e.content, s.path, s.created_at`
 
 func scanEvent(r rowScanner, wsID string) (Event, error) {
@@ -94,7 +92,7 @@ func scanEvent(r rowScanner, wsID string) (Event, error) {
 	var occurred sql.NullInt64
 	var meta sql.NullString
 	var created int64
-	err := r.Scan(&e.rid, &e.Sequence, &id, &e.Harness, &e.NativeSessionID, &e.SourceRecordID, &e.BlockIndex,
+	err := r.Scan(&e.rid, &e.Sequence, &e.Order, &id, &e.Harness, &e.NativeSessionID, &e.SourceRecordID, &e.BlockIndex,
 		&kind, &e.Role, &occurred, &meta, &e.Content, &e.SegmentPath, &created)
 	if err != nil {
 		return e, err

@@ -65,6 +65,9 @@ func (db *DB) Rebuild(ctx context.Context) (RebuildResult, error) {
 				}
 			}
 		}
+		if _, err := tx.ExecContext(ctx, sqlRecomputeNewest); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, sqlFTSRebuild)
 		return err
 	})

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -17,7 +18,7 @@ const (
 )
 
 // Search finds the workstream's events matching query. An empty query lists
-// the newest events first; otherwise every token must match (see QuoteFTS)
+// the newest events, latest in conversation order first; otherwise every token must match (see QuoteFTS)
 // and the newest SearchCandidates matches are ranked by bm25. limit is
 // clamped to 1..100, 0 meaning 20.
 func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]Event, error) {
@@ -27,7 +28,10 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]Even
 		return nil, err
 	}
 	if strings.TrimSpace(query) == "" {
-		return db.queryEvents(ctx, wsID, sqlNewestEvents, sc.wsk, limit)
+		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, sc.wsk, limit)
+		SortConversation(evs)
+		slices.Reverse(evs)
+		return evs, err
 	}
 	q := QuoteFTS(query)
 	if q == "" {

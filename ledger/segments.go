@@ -49,6 +49,7 @@ type segmentRecord struct {
 	WorkstreamID    string         `json:"workstream_id"`
 	RunID           string         `json:"run_id,omitempty"`
 	Sequence        int64          `json:"sequence"`
+	Order           int64          `json:"order,omitempty"` // 0: its own sequence
 	EventID         string         `json:"event_id"`
 	Harness         string         `json:"harness"`
 	NativeSessionID string         `json:"native_session_id,omitempty"`

@@ -73,7 +73,18 @@ const (
 	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING`
 	sqlSegmentID     = `SELECT id FROM segments WHERE path = ?`
 	sqlInsertEvent   = `INSERT INTO events (wsk, sequence, id_key, event_id, source_id, source_record_id, block_index,
-  kind, role, occurred_at, metadata, content, segment_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+  kind, role, occurred_at, metadata, content, segment_id, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// Conversation order (order.go): a source's newest event time, and the
+	// first event in display order of a source in a workstream after a time.
+	sqlSourceNewest   = `SELECT newest_at FROM sources WHERE id = ?`
+	sqlBumpNewest     = `UPDATE sources SET newest_at = MAX(newest_at, ?) WHERE id = ?`
+	sqlFirstAfterTime = `SELECT COALESCE(ord, sequence), occurred_at, sequence FROM events
+  WHERE wsk = ? AND occurred_at > ? AND source_id = ? ORDER BY 1, 2, 3 LIMIT 1`
+	// One pass over the events (as in migrations/0004), after a rebuild.
+	sqlRecomputeNewest = `UPDATE sources SET newest_at = 0;
+UPDATE sources SET newest_at = t.m
+  FROM (SELECT source_id, MAX(occurred_at) AS m FROM events GROUP BY source_id) AS t
+  WHERE t.source_id = sources.id AND t.m IS NOT NULL`
 	sqlIndexEventsFrom = `INSERT INTO events_fts (rowid, content, ws) SELECT rid, content, ws FROM events WHERE rid >= ?`
 	// ?1 now, ?2 last sequence, ?3 added, ?4 wsk.
 	sqlBumpWorkstream = `UPDATE workstreams SET updated_at = ?1, last_sequence = ?2, event_count = event_count + ?3 WHERE wsk = ?4`

@@ -1,6 +1,10 @@
 package transcript
 
-import "github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+import (
+	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+)
 
 // claudeMarkers are texts Claude Code injects into user records that the
 // person never typed: reminders, slash-command markup and hook output.
@@ -56,7 +60,10 @@ type claudeParser struct{}
 
 func (claudeParser) parse(rec []byte, off int64, out *sink) {
 	r := decodeClaude(rec)
-	base := Event{RecordID: str(r.uuid), OccurredAt: parseTime(r.ts)}
+	// Claude stamps each record from one clock when it creates it, along
+	// the parentUuid chain, but may write a prompt after the tool call it
+	// caused: the time places the event (docs/transcripts.md).
+	base := Event{RecordID: str(r.uuid), OccurredAt: parseTime(r.ts), ByTime: true}
 	if base.RecordID == "" {
 		base.RecordID = lineID(rec)
 	}
@@ -165,10 +172,28 @@ func claudeToolResult(f *claudeBlockFields, off int64, base Event, out *sink) {
 	if other > 0 {
 		out.loss(off, "non-text tool result part skipped")
 	}
+	isErr := jsonx.Bool(f.get("is_error"))
+	var rep execReport
+	if isErr {
+		text, rep = claudeExitLine(text)
+	}
 	base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 	base.Metadata = map[string]any{
 		"call_id":  str(f.get("tool_use_id")),
-		"is_error": jsonx.Bool(f.get("is_error")),
+		"is_error": isErr,
 	}
+	rep.apply(base.Metadata)
 	toolResultEvent(out, off, base)
+}
+
+// claudeExitLine parses the "Exit code N" line Claude Code's Bash tool puts
+// before the stderr and stdout of a failed command.
+func claudeExitLine(text string) (string, execReport) {
+	var rep execReport
+	line, rest, _ := cutLine(text)
+	code, ok := strings.CutPrefix(line, "Exit code ")
+	if !ok || !rep.setExit(code) {
+		return text, execReport{}
+	}
+	return outputOrNone(rest), rep
 }

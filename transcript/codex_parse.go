@@ -1,8 +1,6 @@
 package transcript
 
 import (
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
@@ -155,36 +153,102 @@ func codexOutput(p codexPayload, off int64, base Event, out *sink) {
 	if other > 0 {
 		out.loss(off, "non-text tool output part skipped")
 	}
-	text, exitFailed := codexShellOutput(text)
+	text, rep := codexShellOutput(text)
 	base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
-	base.Metadata = map[string]any{
-		"call_id":  str(p.callID),
-		"is_error": failed || exitFailed,
-	}
+	base.Metadata = map[string]any{"call_id": str(p.callID), "is_error": failed}
+	rep.apply(base.Metadata)
 	toolResultEvent(out, off, base)
 }
 
-var codexExitLine = regexp.MustCompile(`(?m)^(?:Process exited with code|Exit code:) (-?\d+)\s*$`)
-
-// codexShellOutput unwraps the JSON form some Codex tools write
-// ({"output":"...","metadata":{"exit_code":N}}) and reports a non-zero exit
-// status, which Codex otherwise writes as a header line of the output.
-func codexShellOutput(text string) (string, bool) {
+// codexShellOutput strips the header Codex writes before a command's
+// output and returns the output and what the header reported. Forms:
+//
+//	unified exec (exec_command, write_stdin): Chunk ID, Wall time, "Process
+//	  exited with code N" or "Process running with session ID N", Original
+//	  token count, then "Output:" and the output on the following lines
+//	shell: Exit code, Wall time, Total output lines (when cut), Output:
+//	JSON: {"output": "...", "metadata": {"exit_code": N, "duration_seconds": S}}
+//
+// A "Command: ..." line may lead. Text of another shape (any other tool's
+// output) is returned whole.
+func codexShellOutput(text string) (string, execReport) {
 	if strings.HasPrefix(text, "{") {
-		b := []byte(text)
-		if jsonx.Valid(b) {
-			if out, ok := jsonx.String(jsonx.Get(b, "output")); ok {
-				code, err := strconv.Atoi(string(jsonx.Get(jsonx.Get(b, "metadata"), "exit_code")))
-				return out, err == nil && code != 0
-			}
+		if out, rep, ok := codexJSONOutput([]byte(text)); ok {
+			return outputOrNone(out), rep
 		}
 	}
-	head := text
-	if len(head) > 512 {
-		head = head[:512]
+	var rep execReport
+	rest, known := text, 0
+	for i := 0; ; i++ {
+		line, next, ok := cutLine(rest)
+		if !ok {
+			return text, execReport{}
+		}
+		if line == "Output:" {
+			if known == 0 {
+				return text, execReport{}
+			}
+			return outputOrNone(codexBody(next, &rep)), rep
+		}
+		if !codexHeaderLine(line, i, &rep) {
+			return text, execReport{}
+		}
+		known++
+		rest = next
 	}
-	if m := codexExitLine.FindStringSubmatch(head); m != nil {
-		return text, m[1] != "0"
+}
+
+// codexHeaderLine records one header line; false when it is not one.
+func codexHeaderLine(line string, i int, rep *execReport) bool {
+	label, value, _ := strings.Cut(line, ": ")
+	switch {
+	case label == "Chunk ID" || label == "Original token count" || label == "Command" && i == 0:
+		return true
+	case label == "Wall time":
+		return rep.setWall(value)
+	case label == "Exit code":
+		return rep.setExit(value)
+	case label == "Total output lines":
+		rep.truncated = true
+		return true
+	case strings.HasPrefix(line, "Process exited with code "):
+		return rep.setExit(strings.TrimPrefix(line, "Process exited with code "))
+	case strings.HasPrefix(line, "Process running with session ID "):
+		rep.running = true
+		return true
 	}
-	return text, false
+	return false
+}
+
+// codexBody drops the truncation notice Codex puts before a cut output
+// ("Warning: truncated output (original token count: N)", "Total output
+// lines: N", a blank line) and notes the cut; the marker inside the output
+// ("…N tokens truncated…") stays, it shows where.
+func codexBody(body string, rep *execReport) string {
+	if strings.HasPrefix(body, "Warning: truncated output") {
+		rep.truncated = true
+		_, body, _ = cutLine(body)
+		if line, rest, ok := cutLine(body); ok && strings.HasPrefix(line, "Total output lines: ") {
+			body = strings.TrimPrefix(rest, "\n")
+		}
+	}
+	if strings.Contains(body, " tokens truncated…") {
+		rep.truncated = true
+	}
+	return body
+}
+
+func codexJSONOutput(b []byte) (string, execReport, bool) {
+	var rep execReport
+	if !jsonx.Valid(b) {
+		return "", rep, false
+	}
+	out, ok := jsonx.String(jsonx.Get(b, "output"))
+	if !ok {
+		return "", rep, false
+	}
+	meta := jsonx.Get(b, "metadata")
+	rep.setExit(string(jsonx.Get(meta, "exit_code")))
+	rep.setWall(string(jsonx.Get(meta, "duration_seconds")))
+	return out, rep, true
 }

@@ -227,10 +227,11 @@ func (p *geminiParser) result(callID string, resps [][]byte, failed bool, off in
 		t, bad := geminiResponseText(r)
 		texts[i], failed = t, failed || bad
 	}
-	text := strings.Join(texts, "\n")
+	text, rep := geminiShellReport(strings.Join(texts, "\n"))
 	e := base
 	e.RecordID, e.BlockIndex, e.Kind, e.Role, e.Content = callID, 1, KindToolResult, RoleTool, text
 	e.Metadata = map[string]any{"call_id": callID, "is_error": failed}
+	rep.apply(e.Metadata)
 	toolResultEvent(out, off, e)
 }
 
@@ -250,4 +251,65 @@ func geminiResponseText(resp []byte) (string, bool) {
 		return "", false
 	}
 	return string(jsonx.Compact(nil, resp)), false
+}
+
+// geminiShellTail are the report lines that may follow a shell command's
+// output, in the order Gemini CLI (and Qwen Code, its fork) writes them.
+var geminiShellTail = []string{"Error", "Exit Code", "Signal", "Background PIDs", "Process Group PGID"}
+
+// geminiShellReport takes a shell tool's report apart:
+//
+//	[Command: <command>]        older Gemini CLI, Qwen Code
+//	[Directory: <dir>]
+//	Output: <output, "(empty)" when none; may span lines>
+//	[Error: ...] [Exit Code: N] [Signal: S] [Background PIDs: ...] [Process Group PGID: P]
+//
+// Gemini CLI 0.61 wraps it in <untrusted_context> tags and writes only the
+// lines that have a value; Qwen Code writes every line, "(none)" for no
+// value. It returns the output and what the report said; text of another
+// shape is returned whole.
+func geminiShellReport(text string) (string, execReport) {
+	inner := text
+	if s, ok := strings.CutPrefix(inner, "<untrusted_context>\n"); ok {
+		if s, ok = strings.CutSuffix(s, "\n</untrusted_context>"); ok {
+			inner = s
+		}
+	}
+	lines := strings.Split(inner, "\n")
+	first := 0
+	for first < len(lines)-1 && first < 2 && (strings.HasPrefix(lines[first], "Command: ") || strings.HasPrefix(lines[first], "Directory: ")) {
+		first++
+	}
+	if !strings.HasPrefix(lines[first], "Output: ") {
+		return text, execReport{}
+	}
+	var rep execReport
+	end := len(lines)
+	for k := len(geminiShellTail) - 1; k >= 0 && end-1 > first; k-- {
+		value, ok := strings.CutPrefix(lines[end-1], geminiShellTail[k]+": ")
+		if !ok {
+			continue
+		}
+		end--
+		geminiTailField(geminiShellTail[k], value, &rep)
+	}
+	out := strings.TrimPrefix(strings.Join(lines[first:end], "\n"), "Output: ")
+	if out == "(empty)" {
+		out = ""
+	}
+	return outputOrNone(out), rep
+}
+
+func geminiTailField(label, value string, rep *execReport) {
+	if value == "(none)" {
+		return
+	}
+	switch label {
+	case "Error":
+		rep.err = value
+	case "Exit Code":
+		rep.setExit(value)
+	case "Signal":
+		rep.signal = value
+	}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -37,7 +38,9 @@ func parseOpenCodePart(row opencodeRow, out *sink) {
 		out.loss(0, "malformed opencode part or message "+row.id+" skipped")
 		return
 	}
-	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC()}
+	// Parts are read in update order (a tool part is rewritten when its tool
+	// finishes); their creation times are the conversation's order.
+	base := Event{RecordID: row.id, OccurredAt: time.UnixMilli(row.created).UTC(), ByTime: true}
 	switch typ := str(jsonx.Get(row.data, "type")); typ {
 	case "text":
 		opencodeText(row, base, out)
@@ -91,8 +94,10 @@ func opencodeTool(row opencodeRow, base Event, out *sink) {
 	}
 	switch st := str(jsonx.Get(state, "status")); st {
 	case "completed":
-		res.Content = str(jsonx.Get(state, "output"))
+		var rep execReport
+		res.Content, rep = opencodeToolStatus(state)
 		res.Metadata = map[string]any{"call_id": callID, "is_error": false}
+		rep.apply(res.Metadata)
 	case "error":
 		res.Content = str(jsonx.Get(state, "error"))
 		res.Metadata = map[string]any{"call_id": callID, "is_error": true}
@@ -101,4 +106,27 @@ func opencodeTool(row opencodeRow, base Event, out *sink) {
 		return
 	}
 	toolResultEvent(out, 0, res)
+}
+
+// opencodeToolStatus returns a finished tool's output and what OpenCode
+// recorded about the run: state.metadata.exit and .truncated (bash), the
+// run's start and end times, and a <bash_metadata> block the bash tool
+// appends to the output after a timeout or abort, which is taken off.
+func opencodeToolStatus(state []byte) (string, execReport) {
+	var rep execReport
+	out := str(jsonx.Get(state, "output"))
+	meta := jsonx.Get(state, "metadata")
+	rep.setExit(string(jsonx.Get(meta, "exit")))
+	rep.truncated = jsonx.Bool(jsonx.Get(meta, "truncated"))
+	tm := jsonx.Get(state, "time")
+	start, err1 := strconv.ParseInt(string(jsonx.Get(tm, "start")), 10, 64)
+	end, err2 := strconv.ParseInt(string(jsonx.Get(tm, "end")), 10, 64)
+	if err1 == nil && err2 == nil && end >= start {
+		w := float64(end-start) / 1000
+		rep.wallTime = &w
+	}
+	if i := strings.LastIndex(out, "\n\n<bash_metadata>\n"); i >= 0 && strings.HasSuffix(strings.TrimRight(out, "\n"), "</bash_metadata>") {
+		out = outputOrNone(out[:i])
+	}
+	return out, rep
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonl"
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
@@ -115,8 +116,10 @@ func piMessage(msg []byte, off int64, base Event, out *sink) {
 		if other > 0 {
 			out.loss(off, "non-text tool output part skipped")
 		}
+		text, rep := piBashStatus(text)
 		base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 		base.Metadata = map[string]any{"call_id": str(f[2]), "tool": str(f[3]), "is_error": jsonx.Bool(f[4])}
+		rep.apply(base.Metadata)
 		toolResultEvent(out, off, base)
 	case "system":
 		out.loss(off, "system prompt skipped (system)")
@@ -161,4 +164,36 @@ func piBlocks(role string, content []byte, off int64, base Event, out *sink) {
 		}
 		return true
 	})
+}
+
+// piBashStatus takes off what Pi's bash tool appends to a command's output:
+// "Command exited with code N" after a failure, and a truncation notice
+// ("[Showing lines A-B of N. Full output: <file>]"), each after a blank
+// line (alone when there was no output).
+func piBashStatus(text string) (string, execReport) {
+	var rep execReport
+	body := text
+	if head, last := piLastParagraph(body); strings.HasPrefix(last, "Command exited with code ") {
+		if !rep.setExit(strings.TrimPrefix(last, "Command exited with code ")) {
+			return text, execReport{}
+		}
+		body = head
+	}
+	if head, last := piLastParagraph(body); strings.HasPrefix(last, "[Showing ") && strings.Contains(last, "Full output: ") && strings.HasSuffix(last, "]") {
+		rep.truncated = true
+		body = head
+	}
+	if body == text {
+		return text, rep
+	}
+	return outputOrNone(body), rep
+}
+
+// piLastParagraph splits text at its last blank line ("" head and the whole
+// text when there is none).
+func piLastParagraph(text string) (head, last string) {
+	if i := strings.LastIndex(text, "\n\n"); i >= 0 {
+		return text[:i], text[i+2:]
+	}
+	return "", text
 }

@@ -61,8 +61,11 @@ func qwenParts(parts []byte, role string, off int64, base Event, out *sink) {
 			if !ok {
 				text = string(jsonx.Compact(nil, resp))
 			}
+			// Qwen Code keeps Gemini CLI's shell report (gemini_parse.go).
+			text, rep := geminiShellReport(text)
 			e.Kind, e.Role, e.Content = KindToolResult, RoleTool, text
 			e.Metadata = map[string]any{"call_id": str(jsonx.Get(p[3], "id"))}
+			rep.apply(e.Metadata)
 			toolResultEvent(out, off, e)
 		case p[0] != nil:
 			e.Kind, e.Role, e.Content = KindMessage, role, str(p[0])

@@ -40,7 +40,7 @@ func TestQwenReadAndDiscover(t *testing.T) {
 	want := []struct{ kind, role, content string }{
 		{KindMessage, RoleUser, "hello RUN_TOOL"},
 		{KindToolCall, RoleAssistant, `run_shell_command: {"command":"echo hello"}`},
-		{KindToolResult, RoleTool, "Command: echo hello\nOutput: hello"},
+		{KindToolResult, RoleTool, "hello"}, // the shell report is metadata
 		{KindMessage, RoleAssistant, "TOOL_DONE: hello | ACK: hello RUN_TOOL"},
 	}
 	if len(res.events) != len(want) {

@@ -45,6 +45,12 @@ type Event struct {
 	BlockIndex int
 	OccurredAt time.Time
 	Metadata   map[string]any
+	// ByTime says OccurredAt, not arrival, places the event among its
+	// session's events: a record the harness wrote to its store after
+	// records that it precedes (Claude Code writes a prompt after the tool
+	// call it caused) is shown before them. Sources whose store order is the
+	// conversation order leave it false. See docs/ledger.md, "Order".
+	ByTime bool
 }
 
 // Loss notes a record (or block) that was deliberately not imported, with the

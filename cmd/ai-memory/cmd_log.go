@@ -108,6 +108,7 @@ func logJSON(ctx context.Context, w io.Writer, db *ledger.DB, t history.Timeline
 			if err != nil {
 				return err
 			}
+			ledger.SortConversation(evs)
 			s.Items = toEventJSON(evs)
 		}
 		out = append(out, s)
@@ -179,6 +180,8 @@ func printSessionEvents(ctx context.Context, w io.Writer, db *ledger.DB, wsID st
 		if err != nil || len(evs) == 0 {
 			return err
 		}
+		next := evs[len(evs)-1].Sequence // the page cursor, before sorting
+		ledger.SortConversation(evs)
 		for _, e := range evs {
 			label := e.Role
 			if e.Kind != ledger.KindMessage {
@@ -188,7 +191,7 @@ func printSessionEvents(ctx context.Context, w io.Writer, db *ledger.DB, wsID st
 				return err
 			}
 		}
-		after = evs[len(evs)-1].Sequence
+		after = next
 	}
 	return nil
 }

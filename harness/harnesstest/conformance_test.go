@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/transcript"
@@ -38,6 +40,7 @@ func TestSourceConformance(t *testing.T) {
 			t.Run("Existence", func(t *testing.T) { conformExistence(t, d.Source, fake) })
 			t.Run("PartialWriteResume", func(t *testing.T) { checks.partial(t, d.Source, fake) })
 			t.Run("RewriteAndLosses", func(t *testing.T) { checks.rewrite(t, d.Source, fake) })
+			t.Run("PiecewiseEqualsOnePass", func(t *testing.T) { checks.pieces(t, d.Source, fake) })
 		})
 	}
 }
@@ -48,11 +51,11 @@ func TestSourceConformance(t *testing.T) {
 // layout: one JSONL file per session unless a harness's own test file
 // registers checks for its layout in storeChecks.
 type storeLayoutChecks struct {
-	partial, rewrite func(*testing.T, transcript.Source, Fake)
+	partial, rewrite, pieces func(*testing.T, transcript.Source, Fake)
 }
 
 var (
-	jsonlChecks = storeLayoutChecks{partial: conformPartial, rewrite: conformRewrite}
+	jsonlChecks = storeLayoutChecks{partial: conformPartial, rewrite: conformRewrite, pieces: conformPieces}
 	storeChecks = map[string]storeLayoutChecks{}
 )
 
@@ -170,6 +173,61 @@ func read(t *testing.T, src transcript.Source, s transcript.Session, c transcrip
 		t.Fatalf("Read: %v", err)
 	}
 	return keys, losses, c
+}
+
+// eventKey is everything of an event the ledger stores or orders by.
+func eventKey(e transcript.Event) string {
+	return fmt.Sprintf("%s/%d/%s/%s/%q/%s/%v/%v", e.RecordID, e.BlockIndex, e.Kind, e.Role, e.Content,
+		e.OccurredAt.Format(time.RFC3339Nano), e.Metadata, e.ByTime)
+}
+
+// readAll imports s from c and returns its events (eventKey) in the order
+// the source emitted them, and the cursor after the last batch.
+func readAll(t *testing.T, src transcript.Source, s transcript.Session, c transcript.Cursor) ([]string, transcript.Cursor) {
+	t.Helper()
+	var keys []string
+	err := src.Read(context.Background(), s, c, transcript.ReadOptions{BatchEvents: 3}, func(b transcript.Batch) error {
+		for _, e := range b.Events {
+			keys = append(keys, eventKey(e))
+		}
+		c = b.Cursor
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	return keys, c
+}
+
+// conformPieces: a session read while its writer appends it in small pieces
+// (cut anywhere, as live import sees it) yields exactly the events, in
+// exactly the order, of one read of the whole file; the ledger's
+// conversation order depends on that order (docs/ledger.md, "Order").
+func conformPieces(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	s := f.session(src, fake, "pieces turn RUN_TOOL")
+	data, err := os.ReadFile(s.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _ := readAll(t, src, s, "")
+	if len(one) < 3 {
+		t.Fatalf("one read: %d events; the turn should give several", len(one))
+	}
+	for _, step := range []int{1 << 30, 97, 13} {
+		var got []string
+		var c transcript.Cursor
+		for n := 0; n < len(data); {
+			n = min(n+step, len(data))
+			writeAt(t, s.Path, data[:n])
+			cs, _ := src.Refresh(s)
+			keys, next := readAll(t, src, cs, c)
+			got, c = append(got, keys...), next
+		}
+		if strings.Join(got, "\n") != strings.Join(one, "\n") {
+			t.Fatalf("appended %d bytes at a time: events\n%s\nwant, as one read:\n%s", step, strings.Join(got, "\n"), strings.Join(one, "\n"))
+		}
+	}
 }
 
 func conformPartial(t *testing.T, src transcript.Source, fake Fake) {

@@ -2,7 +2,10 @@ package harnesstest
 
 import (
 	"database/sql"
+	"errors"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,7 +18,7 @@ import (
 // half-written record, a part rewritten with a newer time_updated for a
 // rewrite, deleted parts for a shrink.
 func init() {
-	storeChecks["opencode"] = storeLayoutChecks{partial: opencodePartial, rewrite: opencodeRewrite}
+	storeChecks["opencode"] = storeLayoutChecks{partial: opencodePartial, rewrite: opencodeRewrite, pieces: opencodePieces}
 }
 
 // opencodeWriterDB opens the store read-write in WAL mode, as OpenCode does.
@@ -112,5 +115,68 @@ func opencodeRewrite(t *testing.T, src transcript.Source, fake Fake) {
 	}
 	if _, _, c := read(t, src, s, "not a cursor of this source"); c == "not a cursor of this source" {
 		t.Error("an unusable cursor was not replaced by a read from the start")
+	}
+}
+
+// opencodePieces is conformPieces for the database: the store as its
+// writer left it after each part, oldest update first (a copy with the
+// later parts deleted), read from the cursor of the previous state, must
+// yield the events, in the order, of one read of the finished store.
+func opencodePieces(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	s := f.session(src, fake, "pieces turn RUN_TOOL")
+	one, _ := readAll(t, src, s, "")
+	if len(one) < 3 {
+		t.Fatalf("one read: %d events; the turn should give several", len(one))
+	}
+	snap := filepath.Join(t.TempDir(), "full.db")
+	db := opencodeWriterDB(t, s.Path)
+	execSQL(t, db, `VACUUM INTO ?`, snap)
+	var ids []string
+	rows, err := db.Query(`SELECT id FROM part WHERE session_id = ? ORDER BY time_updated, id`, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	db.Close()
+	var got []string
+	var c transcript.Cursor
+	for k := 1; k <= len(ids); k++ {
+		opencodeRestore(t, snap, s.Path)
+		w := opencodeWriterDB(t, s.Path)
+		for _, id := range ids[k:] {
+			execSQL(t, w, `DELETE FROM part WHERE id = ?`, id)
+		}
+		w.Close()
+		cs, _ := src.Refresh(s)
+		keys, next := readAll(t, src, cs, c)
+		got, c = append(got, keys...), next
+	}
+	if strings.Join(got, "\n") != strings.Join(one, "\n") {
+		t.Fatalf("one part at a time: events\n%s\nwant, as one read:\n%s", strings.Join(got, "\n"), strings.Join(one, "\n"))
+	}
+}
+
+// opencodeRestore puts the snapshot back as the store (no WAL left over).
+func opencodeRestore(t *testing.T, snap, path string) {
+	t.Helper()
+	data, err := os.ReadFile(snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
