@@ -20,6 +20,7 @@ func claudeDescriptor() Descriptor {
 		Planner:    claude{},
 		Source:     transcript.ClaudeSource(),
 		Hooks:      map[string]Hook{claudeHookEvent: ClaudeSessionStartHook},
+		Check:      claudeCheck,
 	}
 }
 

@@ -17,6 +17,7 @@ func codexDescriptor() Descriptor {
 		SessionEnv: []string{"CODEX_THREAD_ID"},
 		Planner:    codex{},
 		Source:     transcript.CodexSource(),
+		Check:      codexCheck,
 	}
 }
 

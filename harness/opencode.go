@@ -18,6 +18,7 @@ func opencodeDescriptor() Descriptor {
 		Tested:     []string{"1.18.33"},
 		Planner:    opencode{},
 		Source:     transcript.OpenCodeSource(),
+		Check:      opencodeCheck,
 	}
 }
 
