@@ -2,6 +2,7 @@ package webui_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/webui"
@@ -24,13 +26,21 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
+	return newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+		return timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	})
+}
+
+// newFixtureWith serves a ledger holding the workstream build records.
+func newFixtureWith(t *testing.T, build func(context.Context, *ledger.DB) (ledger.Workstream, error)) fixture {
+	t.Helper()
 	ctx := context.Background()
 	db, err := ledger.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ws, err := timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	ws, err := build(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,5 +174,20 @@ func TestPages(t *testing.T) {
 	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/tail?after=11", "", true)
 	if resp.Header.Get("X-Last-Sequence") != "12" || strings.Contains(body, "block-head") {
 		t.Errorf("tail continuing a session: last %q, header repeated: %v", resp.Header.Get("X-Last-Sequence"), strings.Contains(body, "block-head"))
+	}
+}
+
+// The page of a session longer than history.MaxSummaryEvents says which
+// events its summary leaves out and links the timeline at them.
+func TestSessionPagePartial(t *testing.T) {
+	n := history.MaxSummaryEvents + 400
+	f := newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+		return timelinefix.BuildBig(ctx, db, "big", n, 1)
+	})
+	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/s/"+f.runs[0].ID, "", true)
+	half := history.MaxSummaryEvents / 2
+	want := fmt.Sprintf(`leaves out events #%d–#%d, in the middle; <a href="/w/%s?after=%d">the timeline</a>`, half+1, n-half, f.ws.ID, half)
+	if resp.StatusCode != 200 || !strings.Contains(body, want) {
+		t.Errorf("status %d; body lacks %q", resp.StatusCode, want)
 	}
 }
