@@ -92,7 +92,20 @@ func (s *Server) tail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("X-Last-Sequence", itoa(p.Newest()))
+	w.Header().Set("X-Sessions-Version", t.Version())
 	s.render(w, "tail", timelineView{T: t, Page: p, Blocks: blocks(t, p.Events, after)})
+}
+
+// sessions is the session list of a timeline as an HTML fragment, for a
+// live page whose X-Sessions-Version changed.
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
+	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("X-Sessions-Version", t.Version())
+	s.render(w, "sessions", t)
 }
 
 // blocks groups events by session, with a session header where the session

@@ -58,6 +58,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.workstreams)
 	mux.HandleFunc("GET /w/{ws}", s.timeline)
 	mux.HandleFunc("GET /w/{ws}/tail", s.tail)
+	mux.HandleFunc("GET /w/{ws}/sessions", s.sessions)
 	mux.HandleFunc("GET /w/{ws}/s/{run}", s.session)
 	mux.HandleFunc("GET /w/{ws}/search", s.search)
 	return guard(s.opts.Token, s.opts.Hosts, mux)

@@ -20,6 +20,7 @@ const token = "t0k3n"
 
 type fixture struct {
 	srv  *httptest.Server
+	db   *ledger.DB
 	ws   ledger.Workstream
 	runs []ledger.Run
 }
@@ -56,7 +57,7 @@ func newFixtureWith(t *testing.T, build func(context.Context, *ledger.DB) (ledge
 	srv.Config.Handler = s.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return fixture{srv: srv, ws: ws, runs: runs}
+	return fixture{srv: srv, db: db, ws: ws, runs: runs}
 }
 
 // get requests path with the token cookie (unless noCookie) and the Host.
@@ -189,5 +190,44 @@ func TestSessionPagePartial(t *testing.T) {
 	want := fmt.Sprintf(`leaves out events #%d–#%d, in the middle; <a href="/w/%s?after=%d">the timeline</a>`, half+1, n-half, f.ws.ID, half)
 	if resp.StatusCode != 200 || !strings.Contains(body, want) {
 		t.Errorf("status %d; body lacks %q", resp.StatusCode, want)
+	}
+}
+
+// The live page learns from every tail poll whether its session list
+// changed, and fetches the list again only then.
+func TestLiveSessionList(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	_, page := f.get(t, "GET", "/w/"+f.ws.ID, "", true)
+	if !strings.Contains(page, `id="session-list" data-live="/w/`+f.ws.ID+`/sessions" data-version="3-`) {
+		t.Fatalf("timeline lacks the live session list:\n%s", page)
+	}
+	version := func() string {
+		resp, _ := f.get(t, "GET", "/w/"+f.ws.ID+"/tail?after=12", "", true)
+		return resp.Header.Get("X-Sessions-Version")
+	}
+	v0 := version()
+	if v0 == "" || version() != v0 {
+		t.Fatalf("version %q not stable", v0)
+	}
+	run, _, err := f.db.AcquireLease(ctx, f.ws.ID, "codex", ledger.CurrentOwner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := version()
+	if v1 == v0 || !strings.HasPrefix(v1, "4-") {
+		t.Errorf("a new run: version %q -> %q", v0, v1)
+	}
+	ev := timelinefix.Ev("codex", "cx-live", 99, ledger.KindMessage, "user", "LIVE SESSION PROMPT", nil)
+	if _, err := f.db.Append(ctx, ledger.Batch{WorkstreamID: f.ws.ID, RunID: run.ID, Events: []ledger.EventInput{ev}}); err != nil {
+		t.Fatal(err)
+	}
+	if v2 := version(); v2 == v1 {
+		t.Errorf("an event: version stayed %q", v2)
+	}
+	resp, frag := f.get(t, "GET", "/w/"+f.ws.ID+"/sessions", "", true)
+	if resp.StatusCode != 200 || strings.Count(frag, `<li class="session"`) != 4 || !strings.Contains(frag, "LIVE SESSION PROMPT") ||
+		resp.Header.Get("X-Sessions-Version") != version() || strings.Contains(frag, "<html") {
+		t.Errorf("sessions fragment (%d, %s):\n%s", resp.StatusCode, resp.Header.Get("X-Sessions-Version"), frag)
 	}
 }
