@@ -7,8 +7,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
@@ -229,5 +233,65 @@ func TestLiveSessionList(t *testing.T) {
 	if resp.StatusCode != 200 || strings.Count(frag, `<li class="session"`) != 4 || !strings.Contains(frag, "LIVE SESSION PROMPT") ||
 		resp.Header.Get("X-Sessions-Version") != version() || strings.Contains(frag, "<html") {
 		t.Errorf("sessions fragment (%d, %s):\n%s", resp.StatusCode, resp.Header.Get("X-Sessions-Version"), frag)
+	}
+}
+
+// A ledger.db replaced on disk (moved aside, then `ledger rebuild` into a
+// new file) is reopened on the next request, without restarting the ui.
+func TestReopenReplacedLedger(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	db, err := ledger.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock atomic.Int64 // seconds; every request is 2 s later
+	s, err := webui.New(db, webui.Options{Token: token, Hosts: []string{"ui.test"},
+		Now:    func() time.Time { return time.Unix(clock.Add(2), 0) },
+		Reopen: func() (*ledger.DB, error) { return ledger.Open(ctx, home) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.DB().Close() })
+	get := func() string {
+		req := httptest.NewRequest("GET", "/w/"+ws.ID, nil)
+		req.Host = "ui.test"
+		req.AddCookie(&http.Cookie{Name: webui.CookieName, Value: token})
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		return w.Body.String()
+	}
+	if body := get(); !strings.Contains(body, "design the parser") {
+		t.Fatalf("before: %s", body)
+	}
+	aside := t.TempDir()
+	for _, f := range []string{"ledger.db", "ledger.db-wal", "ledger.db-shm"} {
+		os.Rename(filepath.Join(home, f), filepath.Join(aside, f))
+	}
+	fresh, err := ledger.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := fresh.AcquireLease(ctx, ws.ID, "codex", ledger.CurrentOwner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := timelinefix.Ev("codex", "cx-new", 50, ledger.KindMessage, "user", "AFTER THE REBUILD", nil)
+	if _, err := fresh.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, RunID: run.ID, Events: []ledger.EventInput{ev}}); err != nil {
+		t.Fatal(err)
+	}
+	fresh.Close()
+	if body := get(); !strings.Contains(body, "AFTER THE REBUILD") || !strings.Contains(body, "design the parser") {
+		t.Errorf("after the rebuild the ui still reads the old file:\n%s", body)
+	}
+	if s.DB() == db {
+		t.Error("DB() is still the first ledger")
 	}
 }
