@@ -24,6 +24,9 @@ type Health struct {
 	Sizes []SizePart
 	// Leases are the unexpired leases: the launchers running now.
 	Leases []Lease
+	// Unwritable says why this process could not write the ledger (every
+	// command that records needs to); nil when it can.
+	Unwritable error
 }
 
 // Integrity is the outcome of the storage's own consistency check.
@@ -95,7 +98,7 @@ func OpenForCheck(ctx context.Context, home string) (*DB, error) {
 // and live leases. An integrity problem is reported in the result; the
 // error is for a ledger that could not be queried at all.
 func (db *DB) Health(ctx context.Context, opt HealthOptions) (Health, error) {
-	h := Health{Location: db.path, Schema: db.schema, KnownSchema: KnownSchemaVersion()}
+	h := Health{Location: db.path, Schema: db.schema, KnownSchema: KnownSchemaVersion(), Unwritable: checkWritable(db.path)}
 	var err error
 	if h.Sizes, err = homeSizes(db.home); err != nil {
 		return h, err

@@ -48,6 +48,9 @@ func TestHealthHealthy(t *testing.T) {
 	if h.Sizes[0].Name != "ledger" || h.Sizes[0].Bytes == 0 || h.Sizes[2].Bytes == 0 {
 		t.Errorf("sizes = %+v, want a ledger and segments", h.Sizes)
 	}
+	if h.Unwritable != nil {
+		t.Errorf("unwritable: %v", h.Unwritable)
+	}
 	if len(h.Leases) != 1 || h.Leases[0].Harness != "claude" || h.Leases[0].Host != "elsewhere" || h.Leases[0].PID != 42 || h.Leases[0].Stale {
 		t.Errorf("leases = %+v", h.Leases)
 	}
@@ -127,5 +130,23 @@ func TestOpenForCheckNotALedger(t *testing.T) {
 	}
 	if _, err := OpenForCheck(context.Background(), t.TempDir()); err == nil {
 		t.Error("a home without a ledger opened")
+	}
+}
+
+func TestHealthUnwritable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes any file")
+	}
+	home := healthLedger(t)
+	if err := os.Chmod(filepath.Join(home, "ledger.db"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenForCheck(context.Background(), home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if h, _ := db.Health(context.Background(), HealthOptions{}); h.Unwritable == nil {
+		t.Error("a read-only ledger.db counts as writable")
 	}
 }

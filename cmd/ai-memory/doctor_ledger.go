@@ -34,13 +34,23 @@ func ledgerChecks(ctx context.Context, env doctorEnv) []check {
 	}
 	defer db.Close()
 	h, err := db.Health(ctx, ledger.HealthOptions{})
-	out := []check{newCheck(harness.LevelOK, "ledger", h.Location, map[string]any{"path": h.Location}), schemaCheck(h)}
+	out := []check{locationCheck(h), schemaCheck(h)}
 	if err != nil {
 		out = append(out, newCheck(harness.LevelFail, "ledger.health", err.Error(), nil))
 	} else {
 		out = append(out, integrityCheck(h), sizeCheck(h), leasesCheck(ctx, db, h, env.now))
 	}
 	return append(out, indexCheck(env, ledgerRuns(ctx, db)))
+}
+
+// locationCheck names the ledger; one this user cannot write fails, since
+// every run records into it.
+func locationCheck(h ledger.Health) check {
+	data := map[string]any{"path": h.Location}
+	if h.Unwritable != nil {
+		return newCheck(harness.LevelFail, "ledger", fmt.Sprintf("%s is not writable by this user (%v); fix its owner or mode (chmod u+rw)", h.Location, h.Unwritable), data)
+	}
+	return newCheck(harness.LevelOK, "ledger", h.Location, data)
 }
 
 func schemaCheck(h ledger.Health) check {
