@@ -135,9 +135,24 @@ func (db *DB) integrity(ctx context.Context, opt HealthOptions, size int64) Inte
 	case len(msgs) == 1 && msgs[0] == "ok":
 		in.Complete = true
 	default:
-		in.Complete, in.Problems = true, msgs
+		in.Complete, in.Problems = true, problemLines(msgs)
 	}
 	return in
+}
+
+// problemLines splits SQLite's report (one row may hold several lines)
+// into one problem per line, without its "*** in database main ***"
+// headers.
+func problemLines(msgs []string) []string {
+	var out []string
+	for _, m := range msgs {
+		for _, l := range strings.Split(m, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "*** in database") {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
 }
 
 // pragmaLines runs a pragma that returns one text column per row.

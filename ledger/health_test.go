@@ -120,6 +120,11 @@ func TestHealthCorrupt(t *testing.T) {
 	if !h.Integrity.Complete || len(h.Integrity.Problems) == 0 {
 		t.Errorf("integrity of a damaged ledger = %+v, want problems", h.Integrity)
 	}
+	for _, p := range h.Integrity.Problems {
+		if strings.Contains(p, "\n") || strings.HasPrefix(p, "***") {
+			t.Errorf("problem %q: want one line per problem, no headers", p)
+		}
+	}
 }
 
 func TestOpenForCheckNotALedger(t *testing.T) {
