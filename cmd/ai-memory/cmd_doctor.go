@@ -53,7 +53,7 @@ func newDoctorCommand() *cli.Command {
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object (see docs/json.md)"}},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
-				return usageError{fmt.Errorf("doctor takes no arguments")}
+				return usageError{fmt.Errorf("doctor takes no arguments; see: ai-memory doctor --help")}
 			}
 			env, err := newDoctorEnv()
 			if err != nil {
