@@ -21,6 +21,7 @@ func claudeDescriptor() Descriptor {
 		Source:      transcript.ClaudeSource(),
 		Hooks:       map[string]Hook{claudeHookEvent: ClaudeSessionStartHook},
 		MCPToolName: claudeMCPToolName,
+		Check:       claudeCheck,
 	}
 }
 

@@ -18,6 +18,7 @@ func codexDescriptor() Descriptor {
 		Planner:     codex{},
 		Source:      transcript.CodexSource(),
 		MCPToolName: codexMCPToolName,
+		Check:       codexCheck,
 	}
 }
 

@@ -19,6 +19,7 @@ func opencodeDescriptor() Descriptor {
 		Planner:     opencode{},
 		Source:      transcript.OpenCodeSource(),
 		MCPToolName: opencodeMCPToolName,
+		Check:       opencodeCheck,
 	}
 }
 

@@ -30,6 +30,14 @@ type Descriptor struct {
 	// code otherwise. `ai-memory doctor` warns when the installed version is
 	// newer than the last one.
 	Tested []string
+	// VersionArgs asks the CLI for its version (nil means "--version");
+	// doctor parses the first version-looking token of the output.
+	VersionArgs []string
+	// Check reports what in the user's setup would defeat this harness's
+	// per-run handoff delivery (a setting that disables our hook, a
+	// malformed variable we must merge with); nil when nothing can. It
+	// reads files and the environment only, never runs the CLI.
+	Check func(CheckEnv) []Finding
 	// SessionEnv names the variables the CLI sets in the shells it runs,
 	// holding the current native session id (`sessions start` detection).
 	SessionEnv []string

@@ -91,6 +91,38 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// A session longer than MaxSummaryEvents is summarised from its head and
+// tail: its first prompt and its final answer are there, the gap is named.
+func TestSummarizeLongSession(t *testing.T) {
+	ctx := context.Background()
+	db, err := ledger.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := history.MaxSummaryEvents + 400
+	ws, err := timelinefix.BuildBig(ctx, db, "big", n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := history.Load(ctx, db, ws.ID, time.Now(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := history.Summarize(ctx, db, tl, tl.Sessions[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := int64(history.MaxSummaryEvents / 2)
+	if !sum.Partial || sum.SkippedAfter != half || sum.SkippedThrough != int64(n)-half {
+		t.Errorf("partial %v, skipped (%d, %d], want (%d, %d]", sum.Partial, sum.SkippedAfter, sum.SkippedThrough, half, int64(n)-half)
+	}
+	last, _ := db.EventsAfter(ctx, ws.ID, int64(n)-1, int64(n), 0)
+	if len(sum.Prompts) != 1 || !strings.HasPrefix(sum.Prompts[0], "big prompt") || sum.FinalAnswer != last[0].Content || len(sum.Commands) == 0 {
+		t.Errorf("prompts %d, final %.20q (want %.20q), commands %d", len(sum.Prompts), sum.FinalAnswer, last[0].Content, len(sum.Commands))
+	}
+}
+
 func TestParseToolCalls(t *testing.T) {
 	cases := []struct {
 		content       string

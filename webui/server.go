@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 
@@ -25,14 +26,17 @@ type Options struct {
 	// unless ?all=1 asks for every checkout. Zero means all.
 	Scope ledger.Scope
 	Now   func() time.Time // nil: time.Now
+	// Reopen opens the ledger again; when set, a ledger.db replaced on disk
+	// (by `ai-memory ledger rebuild` into a new file, or a restore) is
+	// detected and reopened, without restarting the server.
+	Reopen func() (*ledger.DB, error)
 }
 
 // Server renders the pages. It only reads the ledger.
 type Server struct {
-	db    *ledger.DB
 	opts  Options
 	tmpl  *template.Template
-	cache *history.Cache
+	state replacer
 }
 
 // New returns a server over db.
@@ -47,8 +51,17 @@ func New(db *ledger.DB, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{db: db, opts: opts, tmpl: t, cache: history.NewCache()}, nil
+	s := &Server{opts: opts, tmpl: t, state: replacer{reopen: opts.Reopen, stat: os.Stat}}
+	s.state.cur.Store(newStore(db, os.Stat))
+	return s, nil
 }
+
+// DB returns the ledger the server reads now (it changes when the file is
+// replaced and Options.Reopen is set); the caller closes it at exit.
+func (s *Server) DB() *ledger.DB { return s.state.cur.Load().db }
+
+// store returns what this request reads.
+func (s *Server) store() *store { return s.state.current(s.opts.Now()) }
 
 // Handler is the guarded application.
 func (s *Server) Handler() http.Handler {
@@ -58,6 +71,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /{$}", s.workstreams)
 	mux.HandleFunc("GET /w/{ws}", s.timeline)
 	mux.HandleFunc("GET /w/{ws}/tail", s.tail)
+	mux.HandleFunc("GET /w/{ws}/sessions", s.sessions)
 	mux.HandleFunc("GET /w/{ws}/s/{run}", s.session)
 	mux.HandleFunc("GET /w/{ws}/search", s.search)
 	return guard(s.opts.Token, s.opts.Hosts, mux)

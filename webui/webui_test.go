@@ -2,13 +2,19 @@ package webui_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/webui"
@@ -18,11 +24,20 @@ const token = "t0k3n"
 
 type fixture struct {
 	srv  *httptest.Server
+	db   *ledger.DB
 	ws   ledger.Workstream
 	runs []ledger.Run
 }
 
 func newFixture(t *testing.T) fixture {
+	t.Helper()
+	return newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+		return timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	})
+}
+
+// newFixtureWith serves a ledger holding the workstream build records.
+func newFixtureWith(t *testing.T, build func(context.Context, *ledger.DB) (ledger.Workstream, error)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := ledger.Open(ctx, t.TempDir())
@@ -30,7 +45,7 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ws, err := timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	ws, err := build(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +61,7 @@ func newFixture(t *testing.T) fixture {
 	srv.Config.Handler = s.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return fixture{srv: srv, ws: ws, runs: runs}
+	return fixture{srv: srv, db: db, ws: ws, runs: runs}
 }
 
 // get requests path with the token cookie (unless noCookie) and the Host.
@@ -164,5 +179,119 @@ func TestPages(t *testing.T) {
 	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/tail?after=11", "", true)
 	if resp.Header.Get("X-Last-Sequence") != "12" || strings.Contains(body, "block-head") {
 		t.Errorf("tail continuing a session: last %q, header repeated: %v", resp.Header.Get("X-Last-Sequence"), strings.Contains(body, "block-head"))
+	}
+}
+
+// The page of a session longer than history.MaxSummaryEvents says which
+// events its summary leaves out and links the timeline at them.
+func TestSessionPagePartial(t *testing.T) {
+	n := history.MaxSummaryEvents + 400
+	f := newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+		return timelinefix.BuildBig(ctx, db, "big", n, 1)
+	})
+	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/s/"+f.runs[0].ID, "", true)
+	half := history.MaxSummaryEvents / 2
+	want := fmt.Sprintf(`leaves out events #%d–#%d, in the middle; <a href="/w/%s?after=%d">the timeline</a>`, half+1, n-half, f.ws.ID, half)
+	if resp.StatusCode != 200 || !strings.Contains(body, want) {
+		t.Errorf("status %d; body lacks %q", resp.StatusCode, want)
+	}
+}
+
+// The live page learns from every tail poll whether its session list
+// changed, and fetches the list again only then.
+func TestLiveSessionList(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	_, page := f.get(t, "GET", "/w/"+f.ws.ID, "", true)
+	if !strings.Contains(page, `id="session-list" data-live="/w/`+f.ws.ID+`/sessions" data-version="3-`) {
+		t.Fatalf("timeline lacks the live session list:\n%s", page)
+	}
+	version := func() string {
+		resp, _ := f.get(t, "GET", "/w/"+f.ws.ID+"/tail?after=12", "", true)
+		return resp.Header.Get("X-Sessions-Version")
+	}
+	v0 := version()
+	if v0 == "" || version() != v0 {
+		t.Fatalf("version %q not stable", v0)
+	}
+	run, _, err := f.db.AcquireLease(ctx, f.ws.ID, "codex", ledger.CurrentOwner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1 := version()
+	if v1 == v0 || !strings.HasPrefix(v1, "4-") {
+		t.Errorf("a new run: version %q -> %q", v0, v1)
+	}
+	ev := timelinefix.Ev("codex", "cx-live", 99, ledger.KindMessage, "user", "LIVE SESSION PROMPT", nil)
+	if _, err := f.db.Append(ctx, ledger.Batch{WorkstreamID: f.ws.ID, RunID: run.ID, Events: []ledger.EventInput{ev}}); err != nil {
+		t.Fatal(err)
+	}
+	if v2 := version(); v2 == v1 {
+		t.Errorf("an event: version stayed %q", v2)
+	}
+	resp, frag := f.get(t, "GET", "/w/"+f.ws.ID+"/sessions", "", true)
+	if resp.StatusCode != 200 || strings.Count(frag, `<li class="session"`) != 4 || !strings.Contains(frag, "LIVE SESSION PROMPT") ||
+		resp.Header.Get("X-Sessions-Version") != version() || strings.Contains(frag, "<html") {
+		t.Errorf("sessions fragment (%d, %s):\n%s", resp.StatusCode, resp.Header.Get("X-Sessions-Version"), frag)
+	}
+}
+
+// A ledger.db replaced on disk (moved aside, then `ledger rebuild` into a
+// new file) is reopened on the next request, without restarting the ui.
+func TestReopenReplacedLedger(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	db, err := ledger.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var clock atomic.Int64 // seconds; every request is 2 s later
+	s, err := webui.New(db, webui.Options{Token: token, Hosts: []string{"ui.test"},
+		Now:    func() time.Time { return time.Unix(clock.Add(2), 0) },
+		Reopen: func() (*ledger.DB, error) { return ledger.Open(ctx, home) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.DB().Close() })
+	get := func() string {
+		req := httptest.NewRequest("GET", "/w/"+ws.ID, nil)
+		req.Host = "ui.test"
+		req.AddCookie(&http.Cookie{Name: webui.CookieName, Value: token})
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		return w.Body.String()
+	}
+	if body := get(); !strings.Contains(body, "design the parser") {
+		t.Fatalf("before: %s", body)
+	}
+	aside := t.TempDir()
+	for _, f := range []string{"ledger.db", "ledger.db-wal", "ledger.db-shm"} {
+		os.Rename(filepath.Join(home, f), filepath.Join(aside, f))
+	}
+	fresh, err := ledger.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := fresh.AcquireLease(ctx, ws.ID, "codex", ledger.CurrentOwner())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := timelinefix.Ev("codex", "cx-new", 50, ledger.KindMessage, "user", "AFTER THE REBUILD", nil)
+	if _, err := fresh.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, RunID: run.ID, Events: []ledger.EventInput{ev}}); err != nil {
+		t.Fatal(err)
+	}
+	fresh.Close()
+	if body := get(); !strings.Contains(body, "AFTER THE REBUILD") || !strings.Contains(body, "design the parser") {
+		t.Errorf("after the rebuild the ui still reads the old file:\n%s", body)
+	}
+	if s.DB() == db {
+		t.Error("DB() is still the first ledger")
 	}
 }

@@ -68,6 +68,7 @@ func newApp(io stdio) *cli.App {
 		newHookCommand(),
 		newUICommand(io),
 		newLogCommand(io),
+		newDoctorCommand(),
 		newMCPCommand(),
 		newCompletionCommand(),
 		newCompleteCommand(),

@@ -110,6 +110,10 @@ func TestBrowserUI(t *testing.T) {
 	if err := chromedp.Do(waitCtx, chromedp.WaitVisible(`//div[@id="events"]//pre[contains(., "LIVEMARK")]`)); err != nil {
 		t.Fatalf("live update did not appear: %v", err)
 	}
+	// The session list follows: the new session appears in it, no reload.
+	if err := chromedp.Do(waitCtx, chromedp.WaitVisible(`//ol[@id="sessions"]//a[contains(., "LIVEMARK")]`)); err != nil {
+		t.Fatalf("the live session did not appear in the session list: %v", err)
+	}
 	select {
 	case err := <-exited:
 		t.Errorf("the run had already finished (%v) when the update appeared: not a live update", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/webui"
 	"github.com/urfave/cli/v2"
 )
@@ -49,23 +51,27 @@ func runUI(ctx context.Context, env ledgerCLIEnv, errw io.Writer, addr string, o
 	if db == nil {
 		return fmt.Errorf("no ai-memory ledger yet; run %s first", runSuggestion())
 	}
-	defer db.Close()
 	token, err := webui.NewToken()
 	if err != nil {
+		db.Close()
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		db.Close()
 		return fmt.Errorf("listen on %s: %w; pass another --addr", addr, err)
 	}
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(errw, "ai-memory: warning: serving on %s, reachable from other machines; anyone with the URL can read this ledger\n", ln.Addr())
 	}
 	scope, _ := cwdScope(env) // outside a checkout: every workstream
-	srv, err := webui.New(db, webui.Options{Token: token, Hosts: webui.AllowedHosts(ln.Addr()), Scope: scope})
+	srv, err := webui.New(db, webui.Options{Token: token, Hosts: webui.AllowedHosts(ln.Addr()), Scope: scope,
+		Reopen: func() (*ledger.DB, error) { return reopenLedger(ctx, env) }})
 	if err != nil {
+		db.Close()
 		return err
 	}
+	defer func() { srv.DB().Close() }() // the ledger it reads last
 	url := "http://" + ln.Addr().String() + "/?token=" + token
 	fmt.Fprintf(env.out, "ai-memory ui: %s\n(read-only; Ctrl-C stops it)\n", url)
 	if open {
@@ -109,4 +115,14 @@ func openBrowser(url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// reopenLedger opens the ledger again for the ui after its file was
+// replaced; a ledger that is gone is an error (the ui keeps the old one).
+func reopenLedger(ctx context.Context, env ledgerCLIEnv) (*ledger.DB, error) {
+	db, err := openLedgerIfExists(ctx, env)
+	if err == nil && db == nil {
+		err = errors.New("the ledger is gone")
+	}
+	return db, err
 }
