@@ -93,3 +93,35 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendByTime is BenchmarkAppend with events placed by time
+// (EventInput.ByTime, as Claude's are): "ordered" costs the newest-time
+// check only; "late" makes every 50th event arrive after the 10 that
+// follow it in time, so each of those looks up where it belongs.
+func BenchmarkAppendByTime(b *testing.B) {
+	for _, late := range []bool{false, true} {
+		name := "ordered"
+		if late {
+			name = "late"
+		}
+		b.Run(name, func(b *testing.B) {
+			db, _ := openTest(b)
+			ws := mustWorkstream(b, db, "bench")
+			g := benchgen.New(1)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				evs := benchEvents(g, "s", i*benchBatch, benchBatch)
+				for j := range evs {
+					evs[j].ByTime = true
+					if late && j%50 == 10 {
+						evs[j].OccurredAt = evs[j].OccurredAt.Add(-10 * time.Second)
+					}
+				}
+				b.StartTimer()
+				mustAppend(b, db, Batch{WorkstreamID: ws.ID, RunID: "bench", Events: evs})
+			}
+			b.ReportMetric(float64(b.N*benchBatch)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}

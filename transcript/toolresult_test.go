@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -103,4 +104,37 @@ func TestPiBashStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzToolFraming: the framing parsers never panic, and what they keep of
+// a text is part of it (or the no-output note); a JSON-form Codex output is
+// decoded, so only its length is bounded.
+func FuzzToolFraming(f *testing.F) {
+	for _, s := range []string{
+		"Chunk ID: a\nWall time: 0.1 seconds\nProcess exited with code 1\nOriginal token count: 2\nOutput:\nx\n",
+		"Exit code: 0\nWall time: 1 seconds\nTotal output lines: 3\nOutput:\nWarning: truncated output (original token count: 9)\nTotal output lines: 3\n\nab",
+		`{"output":"x","metadata":{"exit_code":2,"duration_seconds":1}}`,
+		"<untrusted_context>\nOutput: a\nExit Code: 3\nProcess Group PGID: 1\n</untrusted_context>",
+		"Command: c\nDirectory: d\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)",
+		"Exit code 2\nerr", "out\n\n[Showing lines 1-2 of 9. Full output: /tmp/f]\n\nCommand exited with code 4",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		for name, parse := range map[string]func(string) (string, execReport){
+			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
+		} {
+			out, rep := parse(in)
+			rep.apply(map[string]any{})
+			if out == noOutput || strings.HasPrefix(in, "{") && name == "codex" {
+				if len(out) > len(in)+len(noOutput) {
+					t.Fatalf("%s: %q grew to %q", name, in, out)
+				}
+				continue
+			}
+			if !strings.Contains(in, out) {
+				t.Fatalf("%s: %q is not part of %q", name, out, in)
+			}
+		}
+	})
 }

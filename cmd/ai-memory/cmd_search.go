@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-memory/ai-memory/launcher"
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/urfave/cli/v2"
 )
@@ -137,6 +138,9 @@ func printSearchEvents(w io.Writer, evs []ledger.Event) error {
 		label := e.Role
 		if label == "" {
 			label = string(e.Kind)
+		}
+		if st := launcher.ResultStatus(e.Metadata); e.Kind == ledger.KindToolResult && st != "" {
+			label += " (" + st + ")"
 		}
 		when := e.OccurredAt
 		if when.IsZero() {

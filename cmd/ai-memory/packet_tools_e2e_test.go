@@ -70,6 +70,11 @@ func TestPacketToolResults(t *testing.T) {
 				}
 			}
 			checkGolden(t, filepath.Join(golden, "packet-tools-"+tc.name+".md"), scrubWorkstream(packet))
+			if strings.HasSuffix(tc.name, "-failed") {
+				if out := runCLI(t, "workstream-search", "--limit", "100"); !strings.Contains(out, "| tool (exit 1) |") {
+					t.Errorf("workstream-search does not show the failed result's exit code:\n%s", out)
+				}
+			}
 		})
 	}
 }
