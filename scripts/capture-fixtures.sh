@@ -33,6 +33,8 @@ source scripts/lib/realclis.sh
 source scripts/lib/capture-pi.sh
 # shellcheck source=lib/capture-qwen.sh
 source scripts/lib/capture-qwen.sh
+# shellcheck source=lib/capture-omp.sh
+source scripts/lib/capture-omp.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -43,6 +45,7 @@ CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
 GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
 CAPTURE_QWEN=${AI_MEMORY_CAPTURE_QWEN_VERSIONS-$QWEN_VERSIONS}
+CAPTURE_OMP=${AI_MEMORY_CAPTURE_OMP_VERSIONS-$OMP_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -286,6 +289,9 @@ result (the mock keeps only the `Output:` line of Qwen's shell block) the answer
 | `qwen-*/print-resume.jsonl` | the same file after `qwen "again" -r <id>` | hello RUN_TOOL, again |
 | `qwen-*/context.jsonl` | fresh `qwen "hello with context" --session-id <id> --append-system-prompt "<!-- ai-memory:packet:v1 -->\nAPPEND_CONTEXT qwen-<v> fresh"`, then `qwen "resumed with context" -r <id> --append-system-prompt "…resume"` (literal text; not written to the file) | hello with context, resumed with context |
 | `qwen-*/interactive.jsonl` | TUI `qwen --session-id <uuid> --approval-mode yolo` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `omp-*/print.jsonl` | `omp -p "hello RUN_TOOL"` (no caller id; the bash tool appends `Wall time: …`, which the mock drops) | hello RUN_TOOL |
+| `omp-*/print-resume.jsonl` | the same file after `omp -p "again" --resume <id>` | hello RUN_TOOL, again |
+| `omp-*/context.jsonl` | fresh `omp -p "hello with context" --append-system-prompt <file>`, then `omp -p "resumed with context" --resume <id> --append-system-prompt <file>` (file content sent; not written to the session) | hello with context, resumed with context |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -302,6 +308,9 @@ Qwen Code records no system prompt and no `--append-system-prompt` text; its
 `type:"system"` records (`ui_telemetry`, `attribution_snapshot`,
 `file_history_snapshot`) are bookkeeping, and a tool result is
 `type:"tool_result"` with `message.role:"user"`.
+oh-my-pi writes a fixed-length `title` record on line 1 (rewritten in place when the title
+changes) and the session header on line 2; it records no system prompt. No OMP
+`interactive.jsonl`: the TUI did not show its prompt within 60 s on the loaded capture machine.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -328,6 +337,7 @@ for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
 for v in $CAPTURE_QWEN; do capture_qwen "$v"; done
+for v in $CAPTURE_OMP; do capture_omp "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

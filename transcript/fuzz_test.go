@@ -103,6 +103,11 @@ func FuzzQwenLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, qwenParser{}, line) })
 }
 
+func FuzzOmpLine(f *testing.F) {
+	seedLines(f, "testdata/real/omp*/*.jsonl")
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &ompParser{}, line) })
+}
+
 // FuzzPiTree reads arbitrary session files: whatever the tree (cycles,
 // dangling parents, duplicate ids), the read ends and no abandoned entry
 // is imported.

@@ -69,6 +69,8 @@ func fixtureSource(p string) Source {
 		return piSource{}
 	case strings.Contains(rel, "/qwen"):
 		return qwenSource{}
+	case strings.Contains(rel, "/omp"):
+		return ompSource{}
 	}
 	return nil
 }

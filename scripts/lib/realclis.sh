@@ -358,3 +358,5 @@ source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"
 # shellcheck source=realclis-qwen.sh
 source "$(dirname "${BASH_SOURCE[0]}")/realclis-qwen.sh"
+# shellcheck source=realclis-omp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-omp.sh"

@@ -199,12 +199,19 @@ const shellOutputLine = "Output: "
 // shellOutputEnds are the lines that follow the output in that block.
 var shellOutputEnds = []string{"\nError: ", "\nExit Code: ", "\nSignal: ", "\nProcess Group PGID: "}
 
+// ompWallTime starts the line oh-my-pi's bash tool appends to the output
+// ("hello\n\n\nWall time: 0.09 seconds").
+const ompWallTime = "\nWall time: "
+
 // toolOutput drops the metadata around a command's output (Codex's header,
 // the Gemini/Qwen shell block), whose wall time or process group changes
 // on every run, so that replies stay deterministic.
 func toolOutput(r string) string {
 	if i := strings.Index(r, codexOutputHeader); i >= 0 {
 		return r[i+len(codexOutputHeader):]
+	}
+	if i := strings.Index(r, ompWallTime); i >= 0 {
+		return r[:i]
 	}
 	i := strings.Index(r, "\n"+shellOutputLine)
 	if i < 0 {

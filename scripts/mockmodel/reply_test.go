@@ -30,6 +30,8 @@ func TestDecide(t *testing.T) {
 			reply{Text: "TOOL_DONE: hello | ACK: t"}},
 		{"gemini shell block keeps the output only", conversation{UserText: "t", ToolResult: ptr("<untrusted_context>\nOutput: hello\nProcess Group PGID: 30321\n</untrusted_context>")},
 			reply{Text: "TOOL_DONE: hello | ACK: t"}},
+		{"omp wall time dropped", conversation{UserText: "t", ToolResult: ptr("hello\n\n\nWall time: 0.09 seconds")},
+			reply{Text: "TOOL_DONE: hello | ACK: t"}},
 		{"tool result clipped to 60", conversation{UserText: "t", ToolResult: ptr(long + long)},
 			reply{Text: "TOOL_DONE: " + (long + long)[:60] + " | ACK: t"}},
 		{"structured without schema", conversation{UserText: "t", Structured: true}, reply{Text: `{"text":"ACK: t"}`}},
