@@ -87,12 +87,12 @@ EOF
 # tui_session NAME REPO CMD READY_RE DONE_RE QUIT EXIT_RE drives one TUI
 # session in tmux: start CMD in a clean shell, wait for the prompt, type
 # "hello RUN_TOOL", wait for the answer, quit. Saves the final pane in
-# $RIG_TMP/NAME.pane.
+# $RIG_TMP/NAME.pane. TUI_READY_SECS (default 60) bounds the wait for the prompt.
 tui_session() {
 	local name=$1 repo=$2 cmd=$3 ready=$4 done_re=$5 quit=$6 exit_re=$7
 	rig_tmux_shell "$name" "$repo" || return 1
 	rig_tmux send-keys -t "$name" "$cmd" Enter
-	rig_tmux_wait "$name" "$ready" 60 || { echo "FAIL: $name: no prompt" >&2; return 1; }
+	rig_tmux_wait "$name" "$ready" "${TUI_READY_SECS:-60}" || { echo "FAIL: $name: no prompt" >&2; return 1; }
 	rig_tmux_type "$name" "hello RUN_TOOL" || { echo "FAIL: $name: input not echoed" >&2; return 1; }
 	rig_tmux_wait "$name" "$done_re" 60 || { echo "FAIL: $name: no answer" >&2; return 1; }
 	rig_tmux_type "$name" "$quit"

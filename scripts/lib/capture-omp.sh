@@ -32,6 +32,6 @@ capture_omp() {
 	verify "$label: --resume <id> --append-system-prompt file reached the model (resumed)" \
 		"$(requests_with "APPEND_CONTEXT $label resume")"
 
-	tui_session "omp-${ver//./-}" "$repo" "omp" 'mock-model' 'TOOL_DONE' /quit 'Resume this session with' || return 0
+	TUI_READY_SECS=120 tui_session "omp-${ver//./-}" "$repo" "omp" 'mock-model|Mock Model' 'TOOL_DONE' /quit 'Resume this session with' || return 0
 	save "$(rig_omp_transcript "$home")" "$home" "$out/interactive.jsonl"
 }

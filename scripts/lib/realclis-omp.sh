@@ -44,8 +44,9 @@ rig_omp_bin() {
 
 # rig_seed_omp HOME writes the mock provider (chat completions) and the
 # settings: default model, keyless providers that probe the network or
-# loopback ports disabled, no update check, no setup wizard (it eats the
-# TUI's first keys).
+# loopback ports disabled (and anthropic: the rig sets a dummy
+# ANTHROPIC_API_KEY for Claude, which OMP would use to list models), no
+# update check, no setup wizard (it eats the TUI's first keys).
 rig_seed_omp() {
 	local agent="$1/.omp/agent"
 	mkdir -p "$agent"
@@ -70,7 +71,7 @@ YAML
 	cat >"$agent/config.yml" <<'YAML'
 modelRoles:
   default: mock/mock-model
-disabledProviders: [charm-hyper, ollama, llama.cpp, lm-studio]
+disabledProviders: [charm-hyper, ollama, llama.cpp, lm-studio, anthropic]
 startup:
   checkUpdate: false
   quiet: true
