@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -15,7 +16,7 @@ const QwenVersion = "0.24.4"
 func FakeQwenMain() int {
 	inv, err := osInvocation()
 	if err != nil {
-		fmt.Fprintln(inv.stderr, "fake qwen:", err)
+		fmt.Fprintln(os.Stderr, "fake qwen:", err)
 		return 1
 	}
 	return runQwen(inv)
