@@ -292,6 +292,7 @@ result (the mock keeps only the `Output:` line of Qwen's shell block) the answer
 | `omp-*/print.jsonl` | `omp -p "hello RUN_TOOL"` (no caller id; the bash tool appends `Wall time: …`, which the mock drops) | hello RUN_TOOL |
 | `omp-*/print-resume.jsonl` | the same file after `omp -p "again" --resume <id>` | hello RUN_TOOL, again |
 | `omp-*/context.jsonl` | fresh `omp -p "hello with context" --append-system-prompt <file>`, then `omp -p "resumed with context" --resume <id> --append-system-prompt <file>` (file content sent; not written to the session) | hello with context, resumed with context |
+| `omp-*/interactive.jsonl` | TUI `omp` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -309,8 +310,8 @@ Qwen Code records no system prompt and no `--append-system-prompt` text; its
 `file_history_snapshot`) are bookkeeping, and a tool result is
 `type:"tool_result"` with `message.role:"user"`.
 oh-my-pi writes a fixed-length `title` record on line 1 (rewritten in place when the title
-changes) and the session header on line 2; it records no system prompt. No OMP
-`interactive.jsonl`: the TUI did not show its prompt within 60 s on the loaded capture machine.
+changes; the TUI's title request does that after the first turn) and the session header on
+line 2; it records no system prompt.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
