@@ -11,4 +11,6 @@ var registry = newRegistry(
 	codexDescriptor(),
 	opencodeDescriptor(),
 	piDescriptor(),
+	qwenDescriptor(),
+	ompDescriptor(),
 )

@@ -31,6 +31,10 @@ cd "$(dirname "$0")/.."
 source scripts/lib/realclis.sh
 # shellcheck source=lib/capture-pi.sh
 source scripts/lib/capture-pi.sh
+# shellcheck source=lib/capture-qwen.sh
+source scripts/lib/capture-qwen.sh
+# shellcheck source=lib/capture-omp.sh
+source scripts/lib/capture-omp.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -40,6 +44,8 @@ OPENCODE_OUT=${AI_MEMORY_OPENCODE_FIXTURES_OUT:-$PWD/transcript/testdata/opencod
 CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
 GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
+CAPTURE_QWEN=${AI_MEMORY_CAPTURE_QWEN_VERSIONS-$QWEN_VERSIONS}
+CAPTURE_OMP=${AI_MEMORY_CAPTURE_OMP_VERSIONS-$OMP_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -81,12 +87,12 @@ EOF
 # tui_session NAME REPO CMD READY_RE DONE_RE QUIT EXIT_RE drives one TUI
 # session in tmux: start CMD in a clean shell, wait for the prompt, type
 # "hello RUN_TOOL", wait for the answer, quit. Saves the final pane in
-# $RIG_TMP/NAME.pane.
+# $RIG_TMP/NAME.pane. TUI_READY_SECS (default 60) bounds the wait for the prompt.
 tui_session() {
 	local name=$1 repo=$2 cmd=$3 ready=$4 done_re=$5 quit=$6 exit_re=$7
 	rig_tmux_shell "$name" "$repo" || return 1
 	rig_tmux send-keys -t "$name" "$cmd" Enter
-	rig_tmux_wait "$name" "$ready" 60 || { echo "FAIL: $name: no prompt" >&2; return 1; }
+	rig_tmux_wait "$name" "$ready" "${TUI_READY_SECS:-60}" || { echo "FAIL: $name: no prompt" >&2; return 1; }
 	rig_tmux_type "$name" "hello RUN_TOOL" || { echo "FAIL: $name: input not echoed" >&2; return 1; }
 	rig_tmux_wait "$name" "$done_re" 60 || { echo "FAIL: $name: no answer" >&2; return 1; }
 	rig_tmux_type "$name" "$quit"
@@ -261,7 +267,8 @@ Everything else is byte-identical to what the CLI wrote.
 
 Mock replies: `ACK: <last user text[:40]>`; a prompt containing `RUN_TOOL` gets one
 shell tool call running `echo hello` (Claude `Bash {"command":"echo hello","description":"Print hello"}`,
-Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
+Codex `exec_command {"cmd":"echo hello"}`, Qwen `run_shell_command`); after the tool
+result (the mock keeps only the `Output:` line of Qwen's shell block) the answer is
 `TOOL_DONE: hello | ACK: <prompt>`.
 
 | file | what was run | user prompts |
@@ -278,6 +285,14 @@ Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
 | `pi-*/print-resume.jsonl` | the same file after `pi -p "again" --session <id>` | hello RUN_TOOL, again |
 | `pi-*/context.jsonl` | fresh `pi -p "hello with context" --append-system-prompt <file>`, then `pi -p "resumed with context" --session <id> --append-system-prompt <file>`; the file holds `<!-- ai-memory:packet:v1 -->\nAPPEND_CONTEXT pi-<v> fresh` (then `resume`) | hello with context, resumed with context |
 | `pi-*/interactive.jsonl` | TUI `pi` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `qwen-*/print.jsonl` | `qwen --yolo "hello RUN_TOOL" --session-id <uuid>` (positional prompt = print mode; without `--yolo` no shell tool is offered) | hello RUN_TOOL |
+| `qwen-*/print-resume.jsonl` | the same file after `qwen "again" -r <id>` | hello RUN_TOOL, again |
+| `qwen-*/context.jsonl` | fresh `qwen "hello with context" --session-id <id> --append-system-prompt "<!-- ai-memory:packet:v1 -->\nAPPEND_CONTEXT qwen-<v> fresh"`, then `qwen "resumed with context" -r <id> --append-system-prompt "…resume"` (literal text; not written to the file) | hello with context, resumed with context |
+| `qwen-*/interactive.jsonl` | TUI `qwen --session-id <uuid> --approval-mode yolo` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `omp-*/print.jsonl` | `omp -p "hello RUN_TOOL"` (no caller id; the bash tool appends `Wall time: …`, which the mock drops) | hello RUN_TOOL |
+| `omp-*/print-resume.jsonl` | the same file after `omp -p "again" --resume <id>` | hello RUN_TOOL, again |
+| `omp-*/context.jsonl` | fresh `omp -p "hello with context" --append-system-prompt <file>`, then `omp -p "resumed with context" --resume <id> --append-system-prompt <file>` (file content sent; not written to the session) | hello with context, resumed with context |
+| `omp-*/interactive.jsonl` | TUI `omp` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -290,6 +305,13 @@ rollout.
 Pi 1.x records the whole system prompt as a `message` entry with `role:"system"` and
 `sections` (the `--append-system-prompt` text is `sections.addendum`), later turns a
 system patch holding only the changed sections; 0.73.1 records no system prompt.
+Qwen Code records no system prompt and no `--append-system-prompt` text; its
+`type:"system"` records (`ui_telemetry`, `attribution_snapshot`,
+`file_history_snapshot`) are bookkeeping, and a tool result is
+`type:"tool_result"` with `message.role:"user"`.
+oh-my-pi writes a fixed-length `title` record on line 1 (rewritten in place when the title
+changes; the TUI's title request does that after the first turn) and the session header on
+line 2; it records no system prompt.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -315,6 +337,8 @@ source scripts/capture-fixtures-opencode.sh
 for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
+for v in $CAPTURE_QWEN; do capture_qwen "$v"; done
+for v in $CAPTURE_OMP; do capture_omp "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

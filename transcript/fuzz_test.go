@@ -97,6 +97,17 @@ func FuzzPiLine(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &piParser{}, line) })
 }
 
+func FuzzQwenLine(f *testing.F) {
+	seedLines(f, "testdata/real/qwen*/*.jsonl")
+	f.Add([]byte(`{"type":"user","uuid":"u","message":{"parts":[{"text":"hi"},{"text":"<qwen:user-prompt-submit-context>\nx\n</qwen:user-prompt-submit-context>"}]},"systemPayload":{"displayText":"hi","hookContext":"x"}}`))
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, qwenParser{}, line) })
+}
+
+func FuzzOmpLine(f *testing.F) {
+	seedLines(f, "testdata/real/omp*/*.jsonl")
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &ompParser{}, line) })
+}
+
 // FuzzPiTree reads arbitrary session files: whatever the tree (cycles,
 // dangling parents, duplicate ids), the read ends and no abandoned entry
 // is imported.

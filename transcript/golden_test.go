@@ -67,6 +67,10 @@ func fixtureSource(p string) Source {
 		return codexSource{}
 	case strings.Contains(rel, "/pi/") || strings.Contains(rel, "/pi-"):
 		return piSource{}
+	case strings.Contains(rel, "/qwen"):
+		return qwenSource{}
+	case strings.Contains(rel, "/omp"):
+		return ompSource{}
 	}
 	return nil
 }

@@ -73,3 +73,34 @@ func TestQwenStoreRootOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenUserHookContext: a UserPromptSubmit hook's context, which Qwen
+// appends to the user's message, is not imported; the typed text is,
+// from the payload's displayText when there is one (as Qwen displays it).
+func TestQwenUserHookContext(t *testing.T) {
+	const hook = `"<qwen:user-prompt-submit-context>\nHOOK\n</qwen:user-prompt-submit-context>"`
+	tests := []struct {
+		name, rec, want string
+		losses          int
+	}{
+		{"display text", `{"type":"user","uuid":"u","message":{"parts":[{"text":"typed"},{"text":` + hook + `}]},"systemPayload":{"displayText":"typed","hookContext":"HOOK"}}`, "typed", 1},
+		{"trailing part", `{"type":"user","uuid":"u","message":{"parts":[{"text":"typed"},{"text":` + hook + `}]}}`, "typed", 1},
+		{"lone part is the prompt", `{"type":"user","uuid":"u","message":{"parts":[{"text":` + hook + `}]}}`, "<qwen:user-prompt-submit-context>\nHOOK\n</qwen:user-prompt-submit-context>", 0},
+		{"mid-turn message", `{"type":"user","subtype":"mid_turn_user_message","provenance":"real_user","uuid":"u","message":{"parts":[{"text":"typed"}]},"systemPayload":{"displayText":"typed"}}`, "typed", 0},
+		{"goal runtime", `{"type":"user","subtype":"goal_runtime","provenance":"goal_runtime","uuid":"u","message":{"parts":[{"text":"x"}]}}`, "", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			writeFile(t, path, tt.rec+"\n")
+			res := readAll(t, QwenSource(), path, "", ReadOptions{})
+			var got []string
+			for _, e := range res.events {
+				got = append(got, e.Content)
+			}
+			if strings.Join(got, "|") != tt.want || len(res.losses) != tt.losses {
+				t.Errorf("events %q, losses %v; want %q and %d losses", got, res.losses, tt.want, tt.losses)
+			}
+		})
+	}
+}

@@ -20,6 +20,14 @@ type recordParser interface {
 	parse(rec []byte, off int64, out *sink)
 }
 
+// mutableHeadParser is a recordParser of files whose first line the writer
+// rewrites in place at the same length (a title slot): mutableHead returns
+// that line's length, left out of the cursor's prefix hash so that the
+// rewrite is not taken for a rewritten file, or 0.
+type mutableHeadParser interface {
+	mutableHead(f *os.File) int64
+}
+
 // sink collects what the parser of one line produced.
 type sink struct {
 	events []Event
@@ -88,6 +96,9 @@ type producer struct {
 func produce(ctx context.Context, f *os.File, path string, from fileCursor, opt ReadOptions,
 	p recordParser, out chan<- Batch) error {
 	h := jsonl.NewPrefixHash()
+	if m, ok := p.(mutableHeadParser); ok {
+		h = jsonl.SkipHash(h, m.mutableHead(f))
+	}
 	start, rewound, err := resume(f, path, from, h)
 	if err != nil {
 		return err

@@ -58,6 +58,26 @@ var fakes = []Fake{
 		"RESUME_RE":      `"argv":\["-p","[^"]*","--session","` + uuidRE + `"`,
 		"BARE_RESUME_RE": `"argv":\["--session","` + uuidRE + `"\]`,
 	}},
+	// Qwen's --yolo is the wrapper's token too, so YOLO is the form that
+	// replaces it. The packet, when owed, follows as --append-system-prompt.
+	{Harness: "qwen", Main: FakeQwenMain, Print: "-p", run: runQwen, Vars: map[string]string{
+		"YOLO": "--approval-mode=yolo", "SELECT": "--continue",
+		"VERSION_OUT": QwenVersion, "UTIL": "mcp", "UTIL_ARG": "list",
+		"STORE": ".qwen/projects", "TRANSCRIPTS": ".qwen/projects/*/chats/*.jsonl",
+		"FRESH_RE":       `"argv":\["-p","[^"]*","--session-id","` + uuidRE + `"`,
+		"RESUME_RE":      `"argv":\["-p","[^"]*","--resume","` + uuidRE + `"`,
+		"BARE_RESUME_RE": `"argv":\["--resume","` + uuidRE + `"\]`,
+	}},
+	// oh-my-pi takes no caller id: a fresh session gets no flag and is found
+	// after the run. The packet, when owed, follows as --append-system-prompt.
+	{Harness: "omp", Main: FakeOmpMain, Print: "-p", run: runOmp, Vars: map[string]string{
+		"YOLO": "--auto-approve", "SELECT": "--continue",
+		"VERSION_OUT": OmpVersion, "UTIL": "plugin", "UTIL_ARG": "list",
+		"STORE": ".omp/agent/sessions", "TRANSCRIPTS": ".omp/agent/sessions/*/*.jsonl",
+		"FRESH_RE":       `"argv":\["-p","[^"]*"(,"--append-system-prompt","[^"]*")?\]`,
+		"RESUME_RE":      `"argv":\["-p","[^"]*","--resume","` + uuidRE + `"`,
+		"BARE_RESUME_RE": `"argv":\["--resume","` + uuidRE + `"\]`,
+	}},
 }
 
 // Fakes returns the fake CLIs in registry order.

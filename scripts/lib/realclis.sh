@@ -356,3 +356,7 @@ check() {
 source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
 # shellcheck source=realclis-pi.sh
 source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"
+# shellcheck source=realclis-qwen.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-qwen.sh"
+# shellcheck source=realclis-omp.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-omp.sh"

@@ -236,13 +236,39 @@ func clip(s string, n int) string {
 // output (chunk id, wall time, exit code, token count).
 const codexOutputHeader = "\nOutput:\n"
 
-// toolOutput drops that metadata, whose wall time changes on every run, so
-// that replies stay deterministic.
+// shellOutputLine starts the output in the block the Gemini CLI and Qwen
+// Code shell tools return ("Command: …\nDirectory: …\nOutput: hello\nError:
+// (none)\nExit Code: 0\n…\nProcess Group PGID: 123").
+const shellOutputLine = "Output: "
+
+// shellOutputEnds are the lines that follow the output in that block.
+var shellOutputEnds = []string{"\nError: ", "\nExit Code: ", "\nSignal: ", "\nProcess Group PGID: "}
+
+// ompWallTime starts the line oh-my-pi's bash tool appends to the output
+// ("hello\n\n\nWall time: 0.09 seconds").
+const ompWallTime = "\nWall time: "
+
+// toolOutput drops the metadata around a command's output (Codex's header,
+// the Gemini/Qwen shell block), whose wall time or process group changes
+// on every run, so that replies stay deterministic.
 func toolOutput(r string) string {
 	if i := strings.Index(r, codexOutputHeader); i >= 0 {
 		return r[i+len(codexOutputHeader):]
 	}
-	return r
+	if i := strings.Index(r, ompWallTime); i >= 0 {
+		return r[:i]
+	}
+	i := strings.Index(r, "\n"+shellOutputLine)
+	if i < 0 {
+		return r
+	}
+	out := r[i+1+len(shellOutputLine):]
+	for _, end := range shellOutputEnds {
+		if j := strings.Index(out, end); j >= 0 {
+			out = out[:j]
+		}
+	}
+	return out
 }
 
 // oneLine collapses all whitespace runs into single spaces so that tool
