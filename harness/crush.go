@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript"
@@ -63,8 +62,6 @@ const (
 	crushSessionOpt = "--session"
 	crushYolo       = "--yolo"
 )
-
-var crushUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // Parse reads the Crush argv: `run` (or `r`) is noninteractive; help,
 // version and utility subcommands pass through; -s/--session and
@@ -144,7 +141,7 @@ func crushPassthrough(args []string, sub string) bool {
 func crushSelector(args []string) (bool, string) {
 	if i := lastFlagIndex(args, "-s", crushSessionOpt); i >= 0 {
 		id, _ := flagValueAt(args, i)
-		if !crushUUID.MatchString(id) {
+		if !isUUID(id) {
 			id = ""
 		}
 		return true, strings.ToLower(id)

@@ -1,8 +1,10 @@
 package transcript
 
 import (
+	"encoding/json"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
@@ -104,10 +106,7 @@ func crushToolCall(r crushRow, data []byte, e Event, out *sink) {
 		out.loss(0, "crush tool call "+id+" never finished (message "+r.id+")")
 		return
 	}
-	input := []byte(str(jsonx.Get(data, "input")))
-	if !jsonx.Valid(input) {
-		input = jsonx.Get(data, "input") // not JSON inside: keep the string
-	}
+	input := stringArgs(str(jsonx.Get(data, "input")))
 	e.Kind, e.Role, e.Content = KindToolCall, RoleAssistant, toolCallContent(name, input)
 	e.Metadata = map[string]any{"tool": name, "call_id": id}
 	out.event(e)
@@ -131,4 +130,15 @@ func crushShell(data []byte, e Event, out *sink) {
 		res.Metadata["is_error"] = n != 0
 	}
 	toolResultEvent(out, 0, res)
+}
+
+// stringArgs returns tool arguments held in a JSON string: the document
+// itself when it is valid JSON, else the text as a JSON string (valid
+// UTF-8 either way).
+func stringArgs(s string) []byte {
+	if b := []byte(s); jsonx.Valid(b) && utf8.Valid(b) {
+		return b
+	}
+	b, _ := json.Marshal(s) // replaces invalid UTF-8; cannot fail for a string
+	return b
 }
