@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		"ai-memory": func() { os.Exit(run(os.Args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})) },
 	}
 	for _, f := range harnesstest.Fakes() {
-		cmds[f.Harness] = func() { os.Exit(f.Main()) }
+		cmds[f.Command()] = func() { os.Exit(f.Main()) }
 	}
 	testscript.Main(m, cmds)
 }
@@ -149,10 +149,14 @@ func TestHarnessScripts(t *testing.T) {
 				RequireExplicitExec: true,
 				RequireUniqueNames:  true,
 				Cmds:                scriptCmds,
-				// [yolo]: the harness has a native dangerous mode for --yolo.
+				// [yolo]: the harness has a native dangerous mode for --yolo;
+				// [delivery]: it has a per-run context route for the packet.
 				Condition: func(cond string) (bool, error) {
-					if cond == "yolo" {
+					switch cond {
+					case "yolo":
 						return fake.Vars["YOLO"] != "", nil
+					case "delivery": // the harness takes a per-run handoff
+						return fake.Vars["DELIVERY"] != "none", nil
 					}
 					return false, fmt.Errorf("unknown condition %q", cond)
 				},
@@ -163,6 +167,7 @@ func TestHarnessScripts(t *testing.T) {
 					e.Setenv("H", d.Name)
 					e.Setenv("PRINT", fake.Print)
 					e.Setenv("PRODUCT", d.Product)
+					e.Setenv("EXE", d.Executable)
 					for k, v := range fake.Vars {
 						e.Setenv(k, v)
 					}
