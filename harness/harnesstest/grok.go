@@ -109,7 +109,7 @@ func grokRun(inv invocation, k knobs, a grokArgs) (string, error) {
 	if err := w.close(); err != nil {
 		return id, err
 	}
-	return id, writeGrokSummary(sdir, id)
+	return id, writeGrokSummary(sdir, id, inv.cwd)
 }
 
 // grokSelect returns the session id: -s creates (errors when it exists),
@@ -166,9 +166,10 @@ func grokTurn(w *jsonlWriter, prompt string) {
 	w.write(map[string]any{"type": "assistant", "content": replyFor(prompt, out), "model_id": "grok-build"})
 }
 
-// writeGrokSummary writes the session's index entry.
-func writeGrokSummary(dir, id string) error {
-	b, _ := json.Marshal(map[string]any{"session_id": id, "title": "fake session", "model_id": "grok-build"})
+// writeGrokSummary writes the session's index entry ({"info":{"id","cwd"}},
+// the fields the anchor's reader checks, plus a title).
+func writeGrokSummary(dir, id, cwd string) error {
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{"id": id, "cwd": cwd, "title": "fake session"}})
 	return os.WriteFile(filepath.Join(dir, "summary.json"), b, 0o600)
 }
 
