@@ -57,6 +57,11 @@ func (g grokSource) grokDirs(env Env, canon string) []string {
 	if len(enc) <= grokMaxDirLen {
 		return []string{filepath.Join(root, enc)}
 	}
+	return grokLongDirs(root, canon)
+}
+
+// grokLongDirs finds the slug-hash folders whose .cwd file names canon.
+func grokLongDirs(root, canon string) []string {
 	ents, _ := os.ReadDir(root)
 	var out []string
 	for i, e := range ents {
@@ -119,8 +124,14 @@ func (g grokSource) sessions(env Env, checkout string, since time.Time) ([]Sessi
 	if !ok {
 		return nil, nil // fail closed
 	}
+	dirs := g.grokDirs(env, canon)
+	if abs, err := filepath.Abs(checkout); err == nil && abs != canon {
+		// Grok encodes the cwd it was started in; a symlinked spelling
+		// has its own folder, whose sessions still belong here.
+		dirs = append(dirs, g.grokDirs(env, abs)...)
+	}
 	var out []Session
-	for _, dir := range g.grokDirs(env, canon) {
+	for _, dir := range dirs {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			if os.IsNotExist(err) {

@@ -104,3 +104,23 @@ func TestGrokLongCwd(t *testing.T) {
 		t.Errorf("Find = %v", ex)
 	}
 }
+
+// TestGrokSymlinkedCwd: a session Grok filed under a symlinked spelling
+// of the checkout is still the checkout's.
+func TestGrokSymlinkedCwd(t *testing.T) {
+	env, cwd, s := grokStore(t)
+	link := filepath.Join(env.Home, "link")
+	if err := os.Symlink(cwd, link); err != nil {
+		t.Skip(err)
+	}
+	moved := filepath.Join(env.Home, ".grok", "sessions", GrokCwdDir(link), s.ID, grokChatFile)
+	if err := os.MkdirAll(filepath.Dir(filepath.Dir(moved)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Dir(s.Path), filepath.Dir(moved)); err != nil {
+		t.Fatal(err)
+	}
+	if ss, err := GrokSource().List(env, link, 0); err != nil || len(ss) != 1 || ss[0].Path != moved || ss[0].Cwd != cwd {
+		t.Errorf("List(link) = %+v, %v", ss, err)
+	}
+}
