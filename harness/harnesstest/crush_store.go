@@ -143,6 +143,10 @@ func (s *crushStore) selectSession(a crushArgs) (string, error) {
 	id := uuid.NewString()
 	now := s.inv.now().Unix()
 	_, err := s.db.Exec(`INSERT INTO sessions (id, title, updated_at, created_at) VALUES (?, 'New Session', ?, ?)`, id, now, now)
+	if err == nil { // the title is generated in a child session (internal/session CreateTitleSession)
+		_, err = s.db.Exec(`INSERT INTO sessions (id, parent_session_id, title, updated_at, created_at)
+			VALUES ('title-' || ?, ?, 'Generate a title', ?, ?)`, id, id, now, now)
+	}
 	if err != nil {
 		return "", fmt.Errorf("create session: %w", err)
 	}

@@ -16,7 +16,7 @@
 INSERT INTO sessions (id, parent_session_id, title, prompt_tokens, completion_tokens, cost, updated_at, created_at)
 VALUES ('5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e51', NULL, 'List files', 120, 40, 0.0, 1767225600, 1767225600);
 INSERT INTO sessions (id, parent_session_id, title, updated_at, created_at)
-VALUES ('5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e52', '5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e51', 'agent tool', 1767225610, 1767225605);
+VALUES ('m1-asst$$call_1', '5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e51', 'agent tool', 1767225610, 1767225605);
 INSERT INTO sessions (id, parent_session_id, title, updated_at, created_at)
 VALUES ('9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c01', NULL, 'Second session', 1767229200, 1767229200);
 
@@ -51,9 +51,13 @@ INSERT INTO messages (id, session_id, role, parts, model, provider, is_summary_m
  '[{"type":"text","data":{"text":"Summary: the user listed files."}},{"type":"finish","data":{"reason":"end_turn","time":1767225607}}]',
  'mock-model', 'mock', 1, 1767225607, 1767225607, 1767225607);
 
--- The sub-agent session (not listed: it belongs to session 1).
+-- The agent-tool session (id "<message id>$$<tool call id>", as
+-- internal/session CreateAgentToolSessionID makes it; not listed: it has a
+-- parent) and the title session ("title-<parent id>").
+INSERT INTO sessions (id, parent_session_id, title, updated_at, created_at)
+VALUES ('title-5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e51', '5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e51', 'Generate a title', 1767225600, 1767225600);
 INSERT INTO messages (id, session_id, role, parts, created_at, updated_at) VALUES
-('m1a-user', '5b0d2b4e-6f0c-4f7e-9f5e-0c1b2a3d4e52', 'user', '[{"type":"text","data":{"text":"sub-agent task"}}]', 1767225605, 1767225605);
+('m1a-user', 'm1-asst$$call_1', 'user', '[{"type":"text","data":{"text":"sub-agent task"}}]', 1767225605, 1767225605);
 
 -- Session 2: a plain exchange and an unknown part type from a newer Crush.
 INSERT INTO messages (id, session_id, role, parts, created_at, updated_at, finished_at) VALUES
