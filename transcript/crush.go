@@ -20,8 +20,7 @@ import (
 // is this source's store root. Tables (internal/db/migrations): sessions
 // (no cwd column: the project is where the database lives) and messages
 // with a JSON parts array. Its cursor is a [CrushCursor], its progress unit
-// the bytes of the messages' parts, and a session's Size their total plus
-// one per message.
+// messages, and a session's Size its message count.
 type crushSource struct{}
 
 // CrushSource returns the Crush store reader.
@@ -151,11 +150,21 @@ func (c crushSource) sessions(env Env, checkout string, since time.Time) ([]Sess
 	return out, nil
 }
 
-// crushSessionCols are the columns of every session query: the newest
-// write to the session or its messages, and the session's size.
-const crushSessionCols = `s.id,
-	MAX(s.updated_at, COALESCE((SELECT MAX(m.updated_at) FROM messages m WHERE m.session_id = s.id), 0)),
-	COALESCE((SELECT SUM(LENGTH(m.parts) + 1) FROM messages m WHERE m.session_id = s.id), 0)`
+// crushSessionCols are the columns of a listing: the session's own
+// updated_at (Crush's triggers stamp it on every message insert) and its
+// message count (both from indexes: cheap however long the session).
+const crushSessionCols = `s.id, s.updated_at,
+	(SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id)`
+
+// crushLookupCols also read the session's newest messages (the only ones
+// Crush rewrites, while an assistant reply streams): their newest
+// updated_at and the byte length of their parts, a change stamp (see
+// crushLookup).
+const crushLookupCols = crushSessionCols + `,
+	COALESCE((SELECT MAX(u) FROM (SELECT m.updated_at AS u FROM messages m
+		WHERE m.session_id = s.id ORDER BY m.rowid DESC LIMIT 50)), 0),
+	COALESCE((SELECT SUM(n) FROM (SELECT LENGTH(CAST(m.parts AS BLOB)) AS n FROM messages m
+		WHERE m.session_id = s.id ORDER BY m.rowid DESC LIMIT 50)), 0)`
 
 // crushList lists one database's top-level sessions updated since since.
 func crushList(path, cwd string, since time.Time) ([]Session, error) {
@@ -230,12 +239,18 @@ func (c crushSource) Find(env Env, id string) (Session, Existence, error) {
 	return Session{}, Absent, nil
 }
 
-// crushLookup reads one session row of the database at path.
+// crushLookup reads one session of the database at path. Crush's
+// timestamps are whole seconds, so a reply rewritten within the second it
+// was written would leave ModTime as it was: the nanoseconds of ModTime
+// carry the byte length of the newest messages' parts instead, so that
+// [crushSource.Settled] sees every rewrite.
 func crushLookup(path, id string) (Session, error) {
-	var s Session
+	s := Session{Harness: "crush", Path: path}
 	err := withROSQLite(context.Background(), path, crushWhat, func(db *sql.DB) error {
-		var err error
-		s, err = scanCrushSession(db.QueryRow(`SELECT `+crushSessionCols+` FROM sessions s WHERE s.id = ?`, id), path, "")
+		var updated, newest, stamp int64
+		err := db.QueryRow(`SELECT `+crushLookupCols+` FROM sessions s WHERE s.id = ?`, id).
+			Scan(&s.ID, &updated, &s.Size, &newest, &stamp)
+		s.ModTime = crushTime(max(updated, newest)).Truncate(time.Second).Add(time.Duration(stamp % 1e9))
 		return err
 	})
 	return s, err
@@ -248,8 +263,8 @@ func (c crushSource) Read(ctx context.Context, s Session, from Cursor, opt ReadO
 	})
 }
 
-// Progress counts part bytes: those the cursor passed, out of the
-// session's total when it was observed.
+// Progress counts messages: those the cursor passed, out of the session's
+// count when it was observed.
 func (crushSource) Progress(s Session, c Cursor) (done, total int64) {
 	return min(crushCursorFrom(c).N, s.Size), s.Size
 }
@@ -268,7 +283,7 @@ func (crushSource) Refresh(s Session) (Session, bool) {
 }
 
 // Settled: no message was added or rewritten between the observations
-// (Crush's timestamps have one-second resolution, so the size decides).
+// (taken after the agent exited; Crush's timestamps are whole seconds).
 func (crushSource) Settled(before, after Session) bool {
 	return before.ID == after.ID && before.Size == after.Size && before.ModTime.Equal(after.ModTime)
 }

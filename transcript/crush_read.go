@@ -18,8 +18,8 @@ import (
 // rewrites of a passed message cannot happen in Crush's own writing.
 type CrushCursor struct {
 	Row int64 `json:"row"`
-	// N counts the part bytes (plus one per message) passed, for
-	// [Source.Progress]; it plays no part in where a read resumes.
+	// N counts the messages passed, for [Source.Progress]; it plays no
+	// part in where a read resumes.
 	N int64 `json:"n,omitempty"`
 }
 
@@ -122,7 +122,7 @@ func (crushSource) ReadFrom(ctx context.Context, s Session, from CrushCursor, op
 				return flush(true)
 			}
 			parseCrushMessage(r, &out)
-			cur = CrushCursor{Row: r.rowid, N: cur.N + int64(len(r.parts)) + 1}
+			cur = CrushCursor{Row: r.rowid, N: cur.N + 1}
 			if len(out.events)+len(out.losses) >= opt.BatchEvents || out.bytes >= opt.BatchBytes {
 				if err := flush(false); err != nil {
 					return err
