@@ -13,4 +13,7 @@ var registry = newRegistry(
 	piDescriptor(),
 	qwenDescriptor(),
 	ompDescriptor(),
+	crushDescriptor(),
+	grokDescriptor(),
+	kiroDescriptor(),
 )

@@ -1,6 +1,9 @@
 package harness
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // Helpers shared by the per-harness planners. They only look at argv before a
 // literal "--", because everything after it is a prompt or a file name the
@@ -109,3 +112,9 @@ func shellQuote(argv []string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// isUUID reports whether s is a UUID in its canonical text form (any
+// version, either case).
+func isUUID(s string) bool { return uuidPattern.MatchString(s) }

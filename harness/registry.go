@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,13 +136,17 @@ func UnknownError(name string) error {
 	return fmt.Errorf("unknown harness %q; known harnesses: %s", name, strings.Join(Names(), ", "))
 }
 
-// StoreEnv returns every registered source's store-override variables, for
-// the launcher to drop when blank (blank means unset for us, so it must mean
-// the same for the agent).
+// StoreEnv returns every registered source's store-override variables, each
+// once, for the launcher to drop when blank (blank means unset for us, so it
+// must mean the same for the agent).
 func StoreEnv() []string {
 	var out []string
 	for _, d := range registry.list {
-		out = append(out, d.Source.StoreEnv()...)
+		for _, k := range d.Source.StoreEnv() {
+			if !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
 	}
 	return out
 }

@@ -35,6 +35,12 @@ source scripts/lib/capture-pi.sh
 source scripts/lib/capture-qwen.sh
 # shellcheck source=lib/capture-omp.sh
 source scripts/lib/capture-omp.sh
+# shellcheck source=lib/capture-crush.sh
+source scripts/lib/capture-crush.sh
+# shellcheck source=lib/capture-grok.sh
+source scripts/lib/capture-grok.sh
+# shellcheck source=lib/capture-kiro.sh
+source scripts/lib/capture-kiro.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -46,6 +52,12 @@ GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
 CAPTURE_QWEN=${AI_MEMORY_CAPTURE_QWEN_VERSIONS-$QWEN_VERSIONS}
 CAPTURE_OMP=${AI_MEMORY_CAPTURE_OMP_VERSIONS-$OMP_VERSIONS}
+# CLIs that cannot install here: their fixtures are built from their source
+# (transcript/testdata/<name>/, provenance in each file). When one runs here,
+# put its version in the default to capture instead (one line each).
+CAPTURE_CRUSH=${AI_MEMORY_CAPTURE_CRUSH_VERSIONS-}
+CAPTURE_GROK=${AI_MEMORY_CAPTURE_GROK_VERSIONS-}
+CAPTURE_KIRO=${AI_MEMORY_CAPTURE_KIRO_VERSIONS-}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -339,6 +351,9 @@ for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
 for v in $CAPTURE_QWEN; do capture_qwen "$v"; done
 for v in $CAPTURE_OMP; do capture_omp "$v"; done
+for v in $CAPTURE_CRUSH; do capture_crush "$v"; done
+for v in $CAPTURE_GROK; do capture_grok "$v"; done
+for v in $CAPTURE_KIRO; do capture_kiro "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 		"ai-memory": func() { os.Exit(run(os.Args, stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr})) },
 	}
 	for _, f := range harnesstest.Fakes() {
-		cmds[f.Harness] = func() { os.Exit(f.Main()) }
+		cmds[f.Command()] = func() { os.Exit(f.Main()) }
 	}
 	testscript.Main(m, cmds)
 }
@@ -157,14 +157,17 @@ func TestHarnessScripts(t *testing.T) {
 				RequireExplicitExec: true,
 				RequireUniqueNames:  true,
 				Cmds:                scriptCmds,
-				// [yolo]: the harness has a native dangerous mode for --yolo.
-				// [mcp]: it takes an MCP server for one launch.
+				// [yolo]: the harness has a native dangerous mode for --yolo;
+				// [mcp]: it takes an MCP server for one launch;
+				// [delivery]: it has a per-run context route for the packet.
 				Condition: func(cond string) (bool, error) {
 					switch cond {
 					case "yolo":
 						return fake.Vars["YOLO"] != "", nil
 					case "mcp":
 						return d.MCPToolName != nil, nil
+					case "delivery": // the harness takes a per-run handoff
+						return fake.Vars["DELIVERY"] != "none", nil
 					}
 					return false, fmt.Errorf("unknown condition %q", cond)
 				},
@@ -178,6 +181,7 @@ func TestHarnessScripts(t *testing.T) {
 					if d.MCPToolName != nil {
 						e.Setenv("MCP_SEARCH", d.MCPToolName(harness.MCPServerName, "search"))
 					}
+					e.Setenv("EXE", d.Executable)
 					for k, v := range fake.Vars {
 						e.Setenv(k, v)
 					}

@@ -6,13 +6,17 @@ package harnesstest
 type Fake struct {
 	// Harness is the descriptor name the fake stands in for.
 	Harness string
+	// Executable is the program name the fake is installed as when it is
+	// not the harness name (kiro-cli); see Command.
+	Executable string
 	// Main runs the fake as a process (for testscript.Main).
 	Main func() int
 	// Print is the argument that makes the next one a noninteractive
 	// prompt ("-p PROMPT", "exec PROMPT").
 	Print string
 	// Vars are the scenario variables (see cmd/ai-memory/testdata/harness):
-	// YOLO (native dangerous-mode flag), SELECT (a native selector, one
+	// YOLO (native dangerous-mode flag), DELIVERY ("none" when the
+	// harness has no per-run context route), SELECT (a native selector, one
 	// word), VERSION_OUT (what --version prints), UTIL and UTIL_ARG (a
 	// utility subcommand), STORE (the store's session directory under
 	// $HOME), TRANSCRIPTS (a glob of session files under $HOME), and the
@@ -78,6 +82,17 @@ var fakes = []Fake{
 		"RESUME_RE":      `"argv":\["-p","[^"]*","--resume","` + uuidRE + `"`,
 		"BARE_RESUME_RE": `"argv":\["--resume","` + uuidRE + `"\]`,
 	}},
+	crushFake,
+	grokFake,
+	kiroFake,
+}
+
+// Command is the program name the fake answers to on PATH.
+func (f Fake) Command() string {
+	if f.Executable != "" {
+		return f.Executable
+	}
+	return f.Harness
 }
 
 // Fakes returns the fake CLIs in registry order.

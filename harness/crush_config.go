@@ -1,0 +1,108 @@
+package harness
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+const (
+	// EnvCrushGlobalConfig moves Crush's global config directory (its
+	// crush.json and crushrc).
+	EnvCrushGlobalConfig = "CRUSH_GLOBAL_CONFIG"
+	crushPacketFile      = "crush-handoff.md"
+	crushConfigJSON      = "crush.json"
+	crushRC              = "crushrc"
+)
+
+// deliver makes Decision.RunDir this run's global config directory:
+//
+//   - crush.json: a byte copy of the user's global crush.json, when there
+//     is one (Crush reads <CRUSH_GLOBAL_CONFIG>/crush.json instead of it);
+//   - crushrc: runs the user's global crushrc from its own directory, then
+//     lists Crush's two default global context files (Crush only uses its
+//     defaults while the list is empty) and the packet file;
+//   - crush-handoff.md: the packet.
+//
+// Crush merges list options across config files by concatenation, so a
+// context list the user set elsewhere is kept. It reads context files
+// into the system prompt at start, fresh and resumed, so an observed
+// session received the packet. A user config that cannot be read is left
+// alone: the session starts without the handoff.
+func (c crush) deliver(p *Plan, d Decision) {
+	userDir := crushUserConfigDir(d.Getenv)
+	files, err := c.userConfig(userDir)
+	if err != nil {
+		p.Notices = append(p.Notices, skipNotice(err.Error()))
+		return
+	}
+	packet := filepath.Join(d.RunDir, crushPacketFile)
+	p.Files = append(p.Files, File{Path: packet, Content: d.Packet})
+	if cfg, ok := files[crushConfigJSON]; ok {
+		p.Files = append(p.Files, File{Path: filepath.Join(d.RunDir, crushConfigJSON), Content: cfg})
+	}
+	_, hasRC := files[crushRC]
+	p.Files = append(p.Files, File{Path: filepath.Join(d.RunDir, crushRC), Content: crushRCText(userDir, hasRC, packet)})
+	p.Env = map[string]string{EnvCrushGlobalConfig: d.RunDir}
+	p.Confirm = ObservedWithPacket{}
+}
+
+// crushUserConfigDir is the directory Crush would read its global config
+// from without us: $CRUSH_GLOBAL_CONFIG, $XDG_CONFIG_HOME/crush or
+// ~/.config/crush (internal/config GlobalConfig, internal/home Config).
+func crushUserConfigDir(getenv func(string) string) string {
+	get := func(k string) string {
+		if getenv == nil {
+			return ""
+		}
+		return strings.TrimSpace(getenv(k))
+	}
+	if v := get(EnvCrushGlobalConfig); v != "" {
+		return v
+	}
+	if v := get("XDG_CONFIG_HOME"); v != "" {
+		return filepath.Join(v, "crush")
+	}
+	home := get("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "crush")
+}
+
+// userConfig reads the user's global crush.json and crushrc (missing ones
+// are left out of the map).
+func (c crush) userConfig(dir string) (map[string]string, error) {
+	read := c.readFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	out := map[string]string{}
+	for _, name := range []string{crushConfigJSON, crushRC} {
+		data, err := read(filepath.Join(dir, name))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, errors.New("cannot read the Crush config " + filepath.Join(dir, name) + ": " + err.Error())
+		default:
+			out[name] = string(data)
+		}
+	}
+	return out, nil
+}
+
+// crushRCText is the per-run crushrc (bash syntax, run by Crush's own
+// interpreter with the config builtins).
+func crushRCText(userDir string, hasRC bool, packet string) string {
+	var b strings.Builder
+	b.WriteString("# Written by ai-memory for one run of Crush (CRUSH_GLOBAL_CONFIG); removed when it exits.\n")
+	if hasRC {
+		b.WriteString("cd " + shellQuote([]string{userDir}) + " && source ./crushrc\n")
+	}
+	for _, p := range []string{filepath.Join(userDir, "CRUSH.md"), filepath.Join(filepath.Dir(userDir), "AGENTS.md"), packet} {
+		b.WriteString("option global-context-path " + shellQuote([]string{p}) + "\n")
+	}
+	return b.String()
+}
