@@ -26,9 +26,6 @@ import (
 // chat file's first line carries projectHash = hex SHA-256 of the root as
 // the CLI spelled it (path.resolve of its cwd), which is what a session is
 // matched on: the directory only narrows the search.
-//
-// Not registered yet: it joins harness/all.go once its planner, fake and
-// the shared e2e table are ready; [GeminiSource] hands it out meanwhile.
 type geminiSource struct{ fileStore }
 
 // GeminiSource returns the Gemini CLI transcript source.
