@@ -9,11 +9,17 @@ import (
 // stamp is a record timestamp the way Gemini writes it (UTC, ms).
 func (r *geminiRun) stamp() string { return r.inv.now().UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// header writes the metadata line (again on every resume).
+// header writes the metadata line (again on every resume), keys in the
+// CLI's order.
 func (r *geminiRun) header() {
 	now := r.stamp()
-	r.w.write(map[string]any{"sessionId": r.id, "projectHash": GeminiProjectHash(r.inv.cwd),
-		"startTime": now, "lastUpdated": now, "kind": "main"})
+	r.w.write(struct {
+		SessionID   string `json:"sessionId"`
+		ProjectHash string `json:"projectHash"`
+		StartTime   string `json:"startTime"`
+		LastUpdated string `json:"lastUpdated"`
+		Kind        string `json:"kind"`
+	}{r.id, GeminiProjectHash(r.inv.cwd), now, now, "main"})
 }
 
 // sessionContext is the injected first user message (date, OS, tree).
