@@ -27,15 +27,18 @@ plain="$HOME_DIR/plain" wrapped="$HOME_DIR/wrapped"
 rig_make_repo "$plain" >/dev/null
 rig_make_repo "$wrapped" >/dev/null
 
-# timed DIR CMD...: wall seconds of CMD run in DIR (fails loudly).
+# timed DIR CMD...: sets T to the wall seconds of CMD run in DIR; a
+# failure is reported and ends the script.
 timed() {
 	local dir=$1 t0 t1
 	shift
 	t0=$(date +%s.%N)
-	(cd "$dir" && rig_run "$@" </dev/null >"$RIG_TMP/last.out" 2>&1) ||
-		{ echo "FAIL: $* exited non-zero: $(tail -n 3 "$RIG_TMP/last.out")"; exit 1; }
+	if ! (cd "$dir" && rig_run "$@" </dev/null >"$RIG_TMP/last.out" 2>&1); then
+		echo "FAIL: $* exited non-zero: $(tail -n 3 "$RIG_TMP/last.out")"
+		exit 1
+	fi
 	t1=$(date +%s.%N)
-	echo "$t1 - $t0" | bc
+	T=$(echo "$t1 - $t0" | bc)
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
@@ -43,8 +46,10 @@ p=() w=()
 for ((i = 0; i <= ${RUNS:-5}; i++)); do
 	cont=()
 	((i > 0)) && cont=(-c)
-	tp=$(timed "$plain" opencode run "${cont[@]}" --auto "turn $i RUN_TOOL")
-	tw=$(timed "$wrapped" "$AIM" run opencode run --auto "turn $i RUN_TOOL")
+	timed "$plain" opencode run "${cont[@]}" --auto "turn $i RUN_TOOL"
+	tp=$T
+	timed "$wrapped" "$AIM" run opencode run --auto "turn $i RUN_TOOL"
+	tw=$T
 	printf 'pair %d: plain %.2f s, under ai-memory %.2f s (load %s)\n' "$i" "$tp" "$tw" "$(cut -d' ' -f1 /proc/loadavg)"
 	((i > 0)) && p+=("$tp") && w+=("$tw")
 done
