@@ -45,6 +45,14 @@ func (s store) claudeSession(t *testing.T, dir, id, cwd string, age time.Duratio
 	return p
 }
 
+// today and yesterday name Codex's date directories (local time, as Codex
+// writes them) relative to now: CreatedSince prunes older days, so fixed
+// dates would age out of the window.
+var (
+	today     = time.Now().Format("2006/01/02")
+	yesterday = time.Now().AddDate(0, 0, -1).Format("2006/01/02")
+)
+
 func (s store) codexSession(t *testing.T, day, id, cwd string, age time.Duration) string {
 	t.Helper()
 	p := filepath.Join(s.home, ".codex", "sessions", day, "rollout-"+filepath.Base(day)+"T10-00-00-"+id+".jsonl")
@@ -123,11 +131,11 @@ func TestClaudeDiscovery(t *testing.T) {
 
 func TestCodexDiscovery(t *testing.T) {
 	s := newStore(t)
-	s.codexSession(t, "2026/11/29", "id-old", s.repo, time.Hour)
-	s.codexSession(t, "2026/11/30", "id-new", s.repo, time.Minute)
-	s.codexSession(t, "2026/11/30", "id-other", s.other, 0)
-	s.codexSession(t, "2026/11/30", "id-nometa", "", 0)
-	writeFile(t, filepath.Join(s.home, ".codex", "sessions", "2026", "11", "30", "notes.jsonl"), "{}\n")
+	s.codexSession(t, yesterday, "id-old", s.repo, time.Hour)
+	s.codexSession(t, today, "id-new", s.repo, time.Minute)
+	s.codexSession(t, today, "id-other", s.other, 0)
+	s.codexSession(t, today, "id-nometa", "", 0)
+	writeFile(t, filepath.Join(s.home, ".codex", "sessions", filepath.FromSlash(today), "notes.jsonl"), "{}\n")
 	before := treeSums(t, s.home)
 	src, _ := sourceFor("codex")
 
@@ -146,7 +154,7 @@ func TestCodexDiscovery(t *testing.T) {
 	if err != nil || text != "base of id-new" {
 		t.Errorf("CodexBaseInstructions = %q, %v", text, err)
 	}
-	if _, err := CodexBaseInstructions(filepath.Join(s.home, ".codex", "sessions", "2026", "11", "30", "notes.jsonl")); err == nil {
+	if _, err := CodexBaseInstructions(filepath.Join(s.home, ".codex", "sessions", filepath.FromSlash(today), "notes.jsonl")); err == nil {
 		t.Error("CodexBaseInstructions without session_meta: want an error")
 	}
 	if !reflect.DeepEqual(before, treeSums(t, s.home)) {
@@ -157,7 +165,7 @@ func TestCodexDiscovery(t *testing.T) {
 func TestFind(t *testing.T) {
 	s := newStore(t)
 	s.claudeSession(t, s.repo, "c-1", s.repo, 0)
-	s.codexSession(t, "2026/11/30", "x-1", s.repo, 0)
+	s.codexSession(t, today, "x-1", s.repo, 0)
 	broken := newStore(t) // stores whose directory is a file: unreadable
 	writeFile(t, filepath.Join(broken.home, ".claude", "projects"), "not a dir")
 	writeFile(t, filepath.Join(broken.home, ".codex", "sessions"), "not a dir")

@@ -95,8 +95,8 @@ func TestListReportsUnreadable(t *testing.T) {
 	s := newStore(t)
 	s.claudeSession(t, s.repo, "ok", s.repo, time.Minute)
 	bad := s.claudeSession(t, s.repo, "locked", s.repo, 0)
-	s.codexSession(t, "2026/11/30", "x-ok", s.repo, time.Minute)
-	badx := s.codexSession(t, "2026/11/30", "x-locked", s.repo, 0)
+	s.codexSession(t, today, "x-ok", s.repo, time.Minute)
+	badx := s.codexSession(t, today, "x-locked", s.repo, 0)
 	for _, p := range []string{bad, badx} {
 		if err := os.Chmod(p, 0); err != nil {
 			t.Fatal(err)

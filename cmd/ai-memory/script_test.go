@@ -110,14 +110,19 @@ func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
 	time.Sleep(d)
 }
 
-// cmdWaitFile waits (up to 20 s) until a file matching the glob PATH exists
+// waitFileTimeout bounds waitfile. It only delays a failing test: on a loaded
+// 2-core machine a fake plus the launcher under -race has taken over 20 s to
+// write its first record.
+const waitFileTimeout = 60 * time.Second
+
+// cmdWaitFile waits (up to waitFileTimeout) until a file matching the glob PATH exists
 // and, optionally, contains a substring: waitfile PATH [SUBSTRING]
 func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) < 1 {
 		ts.Fatalf("usage: waitfile path [substring]")
 	}
 	p := ts.MkAbs(args[0])
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(waitFileTimeout)
 	for time.Now().Before(deadline) {
 		matches, _ := filepath.Glob(p)
 		for _, m := range matches {
@@ -128,7 +133,7 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	ts.Fatalf("waitfile: %s not ready after 20s", args[0])
+	ts.Fatalf("waitfile: %s not ready after %s", args[0], waitFileTimeout)
 }
 
 // TestHarnessScripts runs the shared scenarios of testdata/harness once per

@@ -92,9 +92,12 @@ func opencodeRewrite(t *testing.T, src transcript.Source, fake Fake) {
 	// again with its new content. (The malformed row goes first: SQLite's
 	// JSON functions fail on it.)
 	execSQL(t, db, `DELETE FROM part WHERE id = 'prt_zzzzzzzzzzzz'`)
-	execSQL(t, db, `UPDATE part SET time_updated = time_updated + 20,
-		data = json_set(data, '$.text', 'EDITED') WHERE session_id = ? AND json_extract(data, '$.type') = 'text'
-		AND id = (SELECT MIN(id) FROM part WHERE session_id = ? AND json_extract(data, '$.type') = 'text')`, s.ID, s.ID)
+	// OpenCode stamps a rewritten part with the time of the rewrite, so it is
+	// newer than every part read so far (the fake's parts may be spread over
+	// more than a few milliseconds on a loaded machine).
+	execSQL(t, db, `UPDATE part SET time_updated = (SELECT MAX(time_updated) FROM part WHERE session_id = ?1) + 20,
+		data = json_set(data, '$.text', 'EDITED') WHERE session_id = ?1 AND json_extract(data, '$.type') = 'text'
+		AND id = (SELECT MIN(id) FROM part WHERE session_id = ?1 AND json_extract(data, '$.type') = 'text')`, s.ID)
 	s, _ = src.Refresh(s)
 	if keys, _, _ := read(t, src, s, end2); len(keys) != 1 || !strings.HasSuffix(keys[0], "/EDITED") {
 		t.Errorf("rewritten part: read %v, want it once with its new text", keys)
