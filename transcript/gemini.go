@@ -95,8 +95,29 @@ func (g geminiSource) sessions(env Env, checkout string, since time.Time) ([]Ses
 			}
 		}
 	}
+	out = geminiOneFilePerID(out)
 	newestFirst(out)
 	return out, soft
+}
+
+// geminiOneFilePerID keeps, of chat files that share a session id, the one
+// Find returns (the first by name, the oldest): 0.61.0's TUI leaves a stub
+// file (header and session context only) under the id of a session it
+// resumes, beside the file it appends to.
+func geminiOneFilePerID(ss []Session) []Session {
+	at := map[string]int{}
+	out := ss[:0]
+	for _, s := range ss {
+		i, dup := at[s.ID]
+		switch {
+		case !dup:
+			at[s.ID] = len(out)
+			out = append(out, s)
+		case filepath.Base(s.Path) < filepath.Base(out[i].Path):
+			out[i] = s
+		}
+	}
+	return out
 }
 
 // geminiChatName keeps the CLI's chat file names (session-*.jsonl).
