@@ -17,7 +17,8 @@ func geminiDescriptor() Descriptor {
 		Executable: "gemini",
 		Install:    "npm install -g @google/gemini-cli",
 		Tested:     []string{"0.61.0"},
-		// Gemini exports it to hook commands only, not to its shell tool.
+		// No SessionEnv: Gemini sets GEMINI_SESSION_ID for hook commands
+		// only, not for the shells its tool runs.
 		Planner: gemini{},
 		Source:  transcript.GeminiSource(),
 	}
