@@ -10,6 +10,7 @@ var registry = newRegistry(
 	claudeDescriptor(),
 	codexDescriptor(),
 	opencodeDescriptor(),
+	geminiDescriptor(),
 	piDescriptor(),
 	qwenDescriptor(),
 	ompDescriptor(),

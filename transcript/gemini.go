@@ -26,9 +26,6 @@ import (
 // chat file's first line carries projectHash = hex SHA-256 of the root as
 // the CLI spelled it (path.resolve of its cwd), which is what a session is
 // matched on: the directory only narrows the search.
-//
-// Not registered yet: it joins harness/all.go once its planner, fake and
-// the shared e2e table are ready; [GeminiSource] hands it out meanwhile.
 type geminiSource struct{ fileStore }
 
 // GeminiSource returns the Gemini CLI transcript source.
@@ -98,8 +95,29 @@ func (g geminiSource) sessions(env Env, checkout string, since time.Time) ([]Ses
 			}
 		}
 	}
+	out = geminiOneFilePerID(out)
 	newestFirst(out)
 	return out, soft
+}
+
+// geminiOneFilePerID keeps, of chat files that share a session id, the one
+// Find returns (the first by name, the oldest): 0.61.0's TUI leaves a stub
+// file (header and session context only) under the id of a session it
+// resumes, beside the file it appends to.
+func geminiOneFilePerID(ss []Session) []Session {
+	at := map[string]int{}
+	out := ss[:0]
+	for _, s := range ss {
+		i, dup := at[s.ID]
+		switch {
+		case !dup:
+			at[s.ID] = len(out)
+			out = append(out, s)
+		case filepath.Base(s.Path) < filepath.Base(out[i].Path):
+			out[i] = s
+		}
+	}
+	return out
 }
 
 // geminiChatName keeps the CLI's chat file names (session-*.jsonl).

@@ -258,6 +258,28 @@ func TestGeminiDiscovery(t *testing.T) {
 	}
 }
 
+// TestGeminiResumeStub: when 0.61.0's TUI resumes a session it also writes
+// a newer-named stub file (header and session context) under the same id;
+// List and Find name the original once.
+func TestGeminiResumeStub(t *testing.T) {
+	s := newStore(t)
+	_, path, id := geminiStore(t, s)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stub := filepath.Join(filepath.Dir(path), "session-2026-12-01T21-20-"+id[:8]+".jsonl")
+	writeFile(t, stub, string(bytes.Join(bytes.SplitAfter(b, []byte("\n"))[:2], nil)))
+	g := geminiSource{}
+	ss, err := g.List(s.env, s.repo, 10)
+	if err != nil || len(ss) != 1 || ss[0].Path != path {
+		t.Errorf("List = %+v, %v; want the original only", ss, err)
+	}
+	if got, ex, err := g.Find(s.env, id); ex != Present || err != nil || got.Path != path {
+		t.Errorf("Find = %+v %v %v; want the original", got, ex, err)
+	}
+}
+
 // ss0time is a time well before the fixtures were written.
 func ss0time() time.Time { return time.Time{} }
 

@@ -52,6 +52,7 @@ var fakes = []Fake{
 		"BARE_RESUME_RE": `"argv":\["resume","` + uuidRE + `"\]`,
 	}},
 	opencodeFake,
+	geminiFake,
 	// Pi has no permission gate: YOLO is empty (the wrapper's --yolo maps to
 	// nothing). The packet, when owed, follows as --append-system-prompt.
 	{Harness: "pi", Main: FakePiMain, Print: "-p", run: runPi, Vars: map[string]string{
