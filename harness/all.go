@@ -11,4 +11,5 @@ var registry = newRegistry(
 	codexDescriptor(),
 	opencodeDescriptor(),
 	piDescriptor(),
+	copilotDescriptor(),
 )

@@ -31,6 +31,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/realclis.sh
 # shellcheck source=lib/capture-pi.sh
 source scripts/lib/capture-pi.sh
+# shellcheck source=lib/capture-copilot.sh
+source scripts/lib/capture-copilot.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -40,6 +42,7 @@ OPENCODE_OUT=${AI_MEMORY_OPENCODE_FIXTURES_OUT:-$PWD/transcript/testdata/opencod
 CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
 GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
+CAPTURE_COPILOT=${AI_MEMORY_CAPTURE_COPILOT_VERSIONS-$COPILOT_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -315,6 +318,7 @@ source scripts/capture-fixtures-opencode.sh
 for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
+for v in $CAPTURE_COPILOT; do capture_copilot "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

@@ -58,6 +58,7 @@ var fakes = []Fake{
 		"RESUME_RE":      `"argv":\["-p","[^"]*","--session","` + uuidRE + `"`,
 		"BARE_RESUME_RE": `"argv":\["--session","` + uuidRE + `"\]`,
 	}},
+	copilotFake,
 }
 
 // Fakes returns the fake CLIs in registry order.

@@ -354,5 +354,7 @@ check() {
 
 # shellcheck source=realclis-gemini.sh
 source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
+# shellcheck source=realclis-copilot.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-copilot.sh"
 # shellcheck source=realclis-pi.sh
 source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"

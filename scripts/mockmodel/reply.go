@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -191,13 +192,22 @@ func clip(s string, n int) string {
 // output (chunk id, wall time, exit code, token count).
 const codexOutputHeader = "\nOutput:\n"
 
+// shellStatusRE matches the status line GitHub Copilot CLI appends to a
+// shell tool's output ("<shellId: 0 completed with exit code 0>");
+// wallTimeRE the "Wall time: 0.015 seconds" line Kimi Code puts first.
+var (
+	shellStatusRE = regexp.MustCompile(`(?m)^<shellId: [^>]*>\s*$`)
+	wallTimeRE    = regexp.MustCompile(`^\s*Wall time: [0-9.]+ seconds\s*`)
+)
+
 // toolOutput drops that metadata, whose wall time changes on every run, so
 // that replies stay deterministic.
 func toolOutput(r string) string {
 	if i := strings.Index(r, codexOutputHeader); i >= 0 {
 		return r[i+len(codexOutputHeader):]
 	}
-	return r
+	r = shellStatusRE.ReplaceAllString(r, "")
+	return wallTimeRE.ReplaceAllString(r, "")
 }
 
 // oneLine collapses all whitespace runs into single spaces so that tool
