@@ -281,6 +281,10 @@ Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
 | `pi-*/print-resume.jsonl` | the same file after `pi -p "again" --session <id>` | hello RUN_TOOL, again |
 | `pi-*/context.jsonl` | fresh `pi -p "hello with context" --append-system-prompt <file>`, then `pi -p "resumed with context" --session <id> --append-system-prompt <file>`; the file holds `<!-- ai-memory:packet:v1 -->\nAPPEND_CONTEXT pi-<v> fresh` (then `resume`) | hello with context, resumed with context |
 | `pi-*/interactive.jsonl` | TUI `pi` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `copilot-*/print.jsonl` | `copilot -p "hello RUN_TOOL" --session-id <uuid> --allow-all -s` (the session's `events.jsonl`) | hello RUN_TOOL |
+| `copilot-*/print-resume.jsonl` | the same file after `copilot -p "again" --resume=<id>` | hello RUN_TOOL, again |
+| `copilot-*/context.jsonl` | fresh `-p "hello with context" --session-id <uuid>`, then `-p "resumed with context" --resume=<id>`, both with `COPILOT_CUSTOM_INSTRUCTIONS_DIRS=<dir>` whose `ai-memory.instructions.md` holds `<!-- ai-memory:packet:v1 -->\nINSTR_CONTEXT copilot-<v> fresh` (then `resume`) | hello with context, resumed with context |
+| `copilot-*/interactive.jsonl` | TUI `copilot --session-id <uuid>` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -293,6 +297,9 @@ rollout.
 Pi 1.x records the whole system prompt as a `message` entry with `role:"system"` and
 `sections` (the `--append-system-prompt` text is `sections.addendum`), later turns a
 system patch holding only the changed sections; 0.73.1 records no system prompt.
+Copilot writes the whole system prompt, custom instructions included, as a `system.message`
+event (once per run, when it changed); `user.message` keeps the typed prompt in `content` and
+the `<current_datetime>` block Copilot adds in `transformedContent`.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
