@@ -12,4 +12,5 @@ var registry = newRegistry(
 	opencodeDescriptor(),
 	piDescriptor(),
 	copilotDescriptor(),
+	kimiDescriptor(),
 )

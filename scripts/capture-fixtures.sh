@@ -33,6 +33,8 @@ source scripts/lib/realclis.sh
 source scripts/lib/capture-pi.sh
 # shellcheck source=lib/capture-copilot.sh
 source scripts/lib/capture-copilot.sh
+# shellcheck source=lib/capture-kimi.sh
+source scripts/lib/capture-kimi.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -43,6 +45,7 @@ CAPTURE_GEMINI=${AI_MEMORY_CAPTURE_GEMINI_VERSIONS-$GEMINI_VERSIONS}
 GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
 CAPTURE_COPILOT=${AI_MEMORY_CAPTURE_COPILOT_VERSIONS-$COPILOT_VERSIONS}
+CAPTURE_KIMI=${AI_MEMORY_CAPTURE_KIMI_VERSIONS-$KIMI_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -285,6 +288,10 @@ Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
 | `copilot-*/print-resume.jsonl` | the same file after `copilot -p "again" --resume=<id>` | hello RUN_TOOL, again |
 | `copilot-*/context.jsonl` | fresh `-p "hello with context" --session-id <uuid>`, then `-p "resumed with context" --resume=<id>`, both with `COPILOT_CUSTOM_INSTRUCTIONS_DIRS=<dir>` whose `ai-memory.instructions.md` holds `<!-- ai-memory:packet:v1 -->\nINSTR_CONTEXT copilot-<v> fresh` (then `resume`) | hello with context, resumed with context |
 | `copilot-*/interactive.jsonl` | TUI `copilot --session-id <uuid>` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
+| `kimi-*/print.jsonl` | `kimi -p "hello RUN_TOOL"` (the session's `agents/main/wire.jsonl`; print mode runs tools unasked) | hello RUN_TOOL |
+| `kimi-*/print-resume.jsonl` | the same file after `kimi -p "again" -S <id>` | hello RUN_TOOL, again |
+| `kimi-*/context.jsonl` | fresh `kimi -p "hello with context" --agent-file <md>` (front matter, then `${base_prompt}` and `<!-- ai-memory:packet:v1 -->\nAGENT_CONTEXT kimi-<v> fresh`), then `kimi -p "resumed with context" -S <id>` (Kimi refuses `--agent-file` with `-S` and replays the prompt fixed at creation) | hello with context, resumed with context |
+| `kimi-*/interactive.jsonl` | TUI `kimi --auto` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -300,6 +307,11 @@ system patch holding only the changed sections; 0.73.1 records no system prompt.
 Copilot writes the whole system prompt, custom instructions included, as a `system.message`
 event (once per run, when it changed); `user.message` keeps the typed prompt in `content` and
 the `<current_datetime>` block Copilot adds in `transformedContent`.
+Kimi Code writes the whole system prompt (with an `--agent-file` body) once, in
+`profile.bind.systemPrompt`; the conversation appears several times (`turn.prompt`,
+`context.append_message`, loop events, `agent.message.appended`): the reader takes
+`agent.message.appended`; injected reminders are `context.append_message` with
+`origin.kind:"injection"`.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -326,6 +338,7 @@ for v in $CAPTURE_OPENCODE; do capture_opencode "$v"; done
 for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
 for v in $CAPTURE_COPILOT; do capture_copilot "$v"; done
+for v in $CAPTURE_KIMI; do capture_kimi "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

@@ -36,7 +36,7 @@ type goldenFile struct {
 func fixtures(t *testing.T) map[string]Source {
 	t.Helper()
 	out := map[string]Source{}
-	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl", "testdata/pi/*.jsonl", "testdata/copilot/*.jsonl"}
+	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl", "testdata/pi/*.jsonl", "testdata/copilot/*.jsonl", "testdata/kimi/*.jsonl"}
 	// Real transcripts are captured by scripts/acceptance.sh; READY marks a
 	// complete capture (files may still be written before it appears).
 	if _, err := os.Stat("testdata/real/READY"); err == nil {
@@ -69,6 +69,8 @@ func fixtureSource(p string) Source {
 		return piSource{}
 	case strings.Contains(rel, "/copilot"):
 		return copilotSource{}
+	case strings.Contains(rel, "/kimi"):
+		return kimiSource{}
 	}
 	return nil
 }

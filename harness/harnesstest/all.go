@@ -59,6 +59,7 @@ var fakes = []Fake{
 		"BARE_RESUME_RE": `"argv":\["--session","` + uuidRE + `"\]`,
 	}},
 	copilotFake,
+	kimiFake,
 }
 
 // Fakes returns the fake CLIs in registry order.
