@@ -13,4 +13,5 @@ var registry = newRegistry(
 	piDescriptor(),
 	copilotDescriptor(),
 	kimiDescriptor(),
+	commandcodeDescriptor(),
 )

@@ -32,7 +32,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestNamesAndAll(t *testing.T) {
-	if got, want := Names(), []string{"claude", "codex", "copilot", "kimi", "opencode", "pi"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"claude", "codex", "command-code", "copilot", "kimi", "opencode", "pi"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	all := All()
@@ -79,10 +79,10 @@ func names(ds []Descriptor) []string {
 }
 
 func TestUsageAndUnknown(t *testing.T) {
-	if got, want := Usage(), "claude (claude-code), codex, opencode (open-code), pi (pi-coding-agent), copilot (copilot-cli, github-copilot), kimi (kimi-code)"; got != want {
+	if got, want := Usage(), "claude (claude-code), codex, opencode (open-code), pi (pi-coding-agent), copilot (copilot-cli, github-copilot), kimi (kimi-code), command-code (commandcode)"; got != want {
 		t.Errorf("Usage() = %q, want %q", got, want)
 	}
-	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex, copilot, kimi, opencode, pi` {
+	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex, command-code, copilot, kimi, opencode, pi` {
 		t.Errorf("UnknownError = %q", got)
 	}
 	if got, want := StoreEnv(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_DATA_HOME", "PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "COPILOT_HOME", "KIMI_CODE_HOME"}; !reflect.DeepEqual(got, want) {

@@ -35,6 +35,8 @@ source scripts/lib/capture-pi.sh
 source scripts/lib/capture-copilot.sh
 # shellcheck source=lib/capture-kimi.sh
 source scripts/lib/capture-kimi.sh
+# shellcheck source=lib/capture-commandcode.sh
+source scripts/lib/capture-commandcode.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -46,6 +48,7 @@ GEMINI_OUT=${AI_MEMORY_GEMINI_FIXTURES_OUT:-$PWD/transcript/testdata/gemini}
 CAPTURE_PI=${AI_MEMORY_CAPTURE_PI_VERSIONS-$PI_VERSIONS}
 CAPTURE_COPILOT=${AI_MEMORY_CAPTURE_COPILOT_VERSIONS-$COPILOT_VERSIONS}
 CAPTURE_KIMI=${AI_MEMORY_CAPTURE_KIMI_VERSIONS-$KIMI_VERSIONS}
+CAPTURE_COMMANDCODE=${AI_MEMORY_CAPTURE_COMMANDCODE_VERSIONS-$COMMANDCODE_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -292,6 +295,10 @@ Codex `exec_command {"cmd":"echo hello"}`); after the tool result the answer is
 | `kimi-*/print-resume.jsonl` | the same file after `kimi -p "again" -S <id>` | hello RUN_TOOL, again |
 | `kimi-*/context.jsonl` | fresh `kimi -p "hello with context" --agent-file <md>` (front matter, then `${base_prompt}` and `<!-- ai-memory:packet:v1 -->\nAGENT_CONTEXT kimi-<v> fresh`), then `kimi -p "resumed with context" -S <id>` (Kimi refuses `--agent-file` with `-S` and replays the prompt fixed at creation) | hello with context, resumed with context |
 | `kimi-*/interactive.jsonl` | TUI `kimi --auto` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
+| `command-code-*/print.jsonl` | `command-code -p "hello RUN_TOOL" --yolo` (the session's `projects/<slug>/<uuid>.jsonl`) | hello RUN_TOOL |
+| `command-code-*/print-resume.jsonl` | the same file after `command-code -p "again" --session <id> --yolo` | hello RUN_TOOL, again |
+| `command-code-*/context.jsonl` | fresh `-p "hello with context" --mod <file.ts>`, then `-p "resumed with context" --session <id> --mod <file.ts>`; the mod's `appendSystemPrompt` hook returns `<!-- ai-memory:packet:v1 -->\nMOD_CONTEXT command-code-<v> fresh` (then `resume`) | hello with context, resumed with context |
+| `command-code-*/interactive.jsonl` | TUI `command-code --yolo -t` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -312,6 +319,8 @@ Kimi Code writes the whole system prompt (with an `--agent-file` body) once, in
 `context.append_message`, loop events, `agent.message.appended`): the reader takes
 `agent.message.appended`; injected reminders are `context.append_message` with
 `origin.kind:"injection"`.
+Command Code (a Pi-style v3 tree) does not write the text a `--mod` appends to the system
+prompt, nor the system prompt itself.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -339,6 +348,7 @@ for v in $CAPTURE_GEMINI; do capture_gemini "$v"; done
 for v in $CAPTURE_PI; do capture_pi "$v"; done
 for v in $CAPTURE_COPILOT; do capture_copilot "$v"; done
 for v in $CAPTURE_KIMI; do capture_kimi "$v"; done
+for v in $CAPTURE_COMMANDCODE; do capture_commandcode "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

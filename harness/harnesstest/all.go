@@ -60,6 +60,7 @@ var fakes = []Fake{
 	}},
 	copilotFake,
 	kimiFake,
+	commandcodeFake,
 }
 
 // Fakes returns the fake CLIs in registry order.
