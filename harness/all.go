@@ -17,4 +17,7 @@ var registry = newRegistry(
 	crushDescriptor(),
 	grokDescriptor(),
 	kiroDescriptor(),
+	copilotDescriptor(),
+	kimiDescriptor(),
+	commandcodeDescriptor(),
 )

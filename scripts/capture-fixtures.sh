@@ -41,6 +41,12 @@ source scripts/lib/capture-crush.sh
 source scripts/lib/capture-grok.sh
 # shellcheck source=lib/capture-kiro.sh
 source scripts/lib/capture-kiro.sh
+# shellcheck source=lib/capture-copilot.sh
+source scripts/lib/capture-copilot.sh
+# shellcheck source=lib/capture-kimi.sh
+source scripts/lib/capture-kimi.sh
+# shellcheck source=lib/capture-commandcode.sh
+source scripts/lib/capture-commandcode.sh
 
 OUT=${AI_MEMORY_FIXTURES_OUT:-$PWD/transcript/testdata/real}
 CAPTURE_CLAUDE=${AI_MEMORY_CAPTURE_CLAUDE_VERSIONS-$CLAUDE_VERSIONS}
@@ -58,6 +64,9 @@ CAPTURE_OMP=${AI_MEMORY_CAPTURE_OMP_VERSIONS-$OMP_VERSIONS}
 CAPTURE_CRUSH=${AI_MEMORY_CAPTURE_CRUSH_VERSIONS-}
 CAPTURE_GROK=${AI_MEMORY_CAPTURE_GROK_VERSIONS-}
 CAPTURE_KIRO=${AI_MEMORY_CAPTURE_KIRO_VERSIONS-}
+CAPTURE_COPILOT=${AI_MEMORY_CAPTURE_COPILOT_VERSIONS-$COPILOT_VERSIONS}
+CAPTURE_KIMI=${AI_MEMORY_CAPTURE_KIMI_VERSIONS-$KIMI_VERSIONS}
+CAPTURE_COMMANDCODE=${AI_MEMORY_CAPTURE_COMMANDCODE_VERSIONS-$COMMANDCODE_VERSIONS}
 PACKET_MARKER='<!-- ai-memory:packet:v1 -->'
 
 rig_init
@@ -305,6 +314,18 @@ result (the mock keeps only the `Output:` line of Qwen's shell block) the answer
 | `omp-*/print-resume.jsonl` | the same file after `omp -p "again" --resume <id>` | hello RUN_TOOL, again |
 | `omp-*/context.jsonl` | fresh `omp -p "hello with context" --append-system-prompt <file>`, then `omp -p "resumed with context" --resume <id> --append-system-prompt <file>` (file content sent; not written to the session) | hello with context, resumed with context |
 | `omp-*/interactive.jsonl` | TUI `omp` in tmux, typed `hello RUN_TOOL`, then `/quit` | hello RUN_TOOL |
+| `copilot-*/print.jsonl` | `copilot -p "hello RUN_TOOL" --session-id <uuid> --allow-all -s` (the session's `events.jsonl`) | hello RUN_TOOL |
+| `copilot-*/print-resume.jsonl` | the same file after `copilot -p "again" --resume=<id>` | hello RUN_TOOL, again |
+| `copilot-*/context.jsonl` | fresh `-p "hello with context" --session-id <uuid>`, then `-p "resumed with context" --resume=<id>`, both with `COPILOT_CUSTOM_INSTRUCTIONS_DIRS=<dir>` whose `ai-memory.instructions.md` holds `<!-- ai-memory:packet:v1 -->\nINSTR_CONTEXT copilot-<v> fresh` (then `resume`) | hello with context, resumed with context |
+| `copilot-*/interactive.jsonl` | TUI `copilot --session-id <uuid>` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
+| `kimi-*/print.jsonl` | `kimi -p "hello RUN_TOOL"` (the session's `agents/main/wire.jsonl`; print mode runs tools unasked) | hello RUN_TOOL |
+| `kimi-*/print-resume.jsonl` | the same file after `kimi -p "again" -S <id>` | hello RUN_TOOL, again |
+| `kimi-*/context.jsonl` | fresh `kimi -p "hello with context" --agent-file <md>` (front matter, then `${base_prompt}` and `<!-- ai-memory:packet:v1 -->\nAGENT_CONTEXT kimi-<v> fresh`), then `kimi -p "resumed with context" -S <id>` (Kimi refuses `--agent-file` with `-S` and replays the prompt fixed at creation) | hello with context, resumed with context |
+| `kimi-*/interactive.jsonl` | TUI `kimi --auto` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
+| `command-code-*/print.jsonl` | `command-code -p "hello RUN_TOOL" --yolo` (the session's `projects/<slug>/<uuid>.jsonl`) | hello RUN_TOOL |
+| `command-code-*/print-resume.jsonl` | the same file after `command-code -p "again" --session <id> --yolo` | hello RUN_TOOL, again |
+| `command-code-*/context.jsonl` | fresh `-p "hello with context" --mod <file.ts>`, then `-p "resumed with context" --session <id> --mod <file.ts>`; the mod's `appendSystemPrompt` hook returns `<!-- ai-memory:packet:v1 -->\nMOD_CONTEXT command-code-<v> fresh` (then `resume`) | hello with context, resumed with context |
+| `command-code-*/interactive.jsonl` | TUI `command-code --yolo -t` in tmux, typed `hello RUN_TOOL`, then `/exit` | hello RUN_TOOL |
 
 Where delivered context lands (an importer must not store it as conversation):
 Claude writes `type:"attachment"` records: `attachment.type:"hook_success"` (raw hook
@@ -324,6 +345,16 @@ Qwen Code records no system prompt and no `--append-system-prompt` text; its
 oh-my-pi writes a fixed-length `title` record on line 1 (rewritten in place when the title
 changes; the TUI's title request does that after the first turn) and the session header on
 line 2; it records no system prompt.
+Copilot writes the whole system prompt, custom instructions included, as a `system.message`
+event (once per run, when it changed); `user.message` keeps the typed prompt in `content` and
+the `<current_datetime>` block Copilot adds in `transformedContent`.
+Kimi Code writes the whole system prompt (with an `--agent-file` body) once, in
+`profile.bind.systemPrompt`; the conversation appears several times (`turn.prompt`,
+`context.append_message`, loop events, `agent.message.appended`): the reader takes
+`agent.message.appended`; injected reminders are `context.append_message` with
+`origin.kind:"injection"`.
+Command Code (a Pi-style v3 tree) does not write the text a `--mod` appends to the system
+prompt, nor the system prompt itself.
 
 Differences between versions of one CLI (the readers must handle all of them):
 Claude 2.1.332 adds the `rendered`/`renderedRole` members and `api-request-blob`
@@ -354,6 +385,9 @@ for v in $CAPTURE_OMP; do capture_omp "$v"; done
 for v in $CAPTURE_CRUSH; do capture_crush "$v"; done
 for v in $CAPTURE_GROK; do capture_grok "$v"; done
 for v in $CAPTURE_KIRO; do capture_kiro "$v"; done
+for v in $CAPTURE_COPILOT; do capture_copilot "$v"; done
+for v in $CAPTURE_KIMI; do capture_kimi "$v"; done
+for v in $CAPTURE_COMMANDCODE; do capture_commandcode "$v"; done
 
 echo "phone-home attempts refused by the mock: $(grep -c '"phone_home":true' "$MOCK_LOG" || true)"
 echo "total fixture size: $(du -sb "$OUT" | cut -f1) bytes"

@@ -36,7 +36,7 @@ type goldenFile struct {
 func fixtures(t *testing.T) map[string]Source {
 	t.Helper()
 	out := map[string]Source{}
-	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl", "testdata/pi/*.jsonl"}
+	pats := []string{"testdata/claude/*.jsonl", "testdata/codex/*.jsonl", "testdata/pi/*.jsonl", "testdata/copilot/*.jsonl", "testdata/kimi/*.jsonl", "testdata/command-code/*.jsonl"}
 	// Real transcripts are captured by scripts/acceptance.sh; READY marks a
 	// complete capture (files may still be written before it appears).
 	if _, err := os.Stat("testdata/real/READY"); err == nil {
@@ -71,6 +71,12 @@ func fixtureSource(p string) Source {
 		return qwenSource{}
 	case strings.Contains(rel, "/omp"):
 		return ompSource{}
+	case strings.Contains(rel, "/copilot"):
+		return copilotSource{}
+	case strings.Contains(rel, "/kimi"):
+		return kimiSource{}
+	case strings.Contains(rel, "/command-code"):
+		return commandCodeSource{}
 	}
 	return nil
 }

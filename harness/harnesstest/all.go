@@ -86,6 +86,9 @@ var fakes = []Fake{
 	crushFake,
 	grokFake,
 	kiroFake,
+	copilotFake,
+	kimiFake,
+	commandcodeFake,
 }
 
 // Command is the program name the fake answers to on PATH.

@@ -354,6 +354,12 @@ check() {
 
 # shellcheck source=realclis-gemini.sh
 source "$RIG_ROOT/scripts/lib/realclis-gemini.sh"
+# shellcheck source=realclis-copilot.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-copilot.sh"
+# shellcheck source=realclis-kimi.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-kimi.sh"
+# shellcheck source=realclis-commandcode.sh
+source "$(dirname "${BASH_SOURCE[0]}")/realclis-commandcode.sh"
 # shellcheck source=realclis-pi.sh
 source "$(dirname "${BASH_SOURCE[0]}")/realclis-pi.sh"
 # shellcheck source=realclis-qwen.sh

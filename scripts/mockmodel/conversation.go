@@ -35,6 +35,29 @@ func isRealUserText(s string) bool {
 	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, packetPrefix)
 }
 
+// leadingContextTags are blocks a harness puts in front of the user's own
+// words inside the same text (GitHub Copilot CLI sends
+// "<current_datetime>…</current_datetime>\n\n<prompt>"): dropped, so the
+// reply quotes the prompt.
+var leadingContextTags = []string{"current_datetime"}
+
+// stripLeadingContext removes one leading known context block.
+func stripLeadingContext(s string) string {
+	t := strings.TrimSpace(s)
+	for _, tag := range leadingContextTags {
+		open, end := "<"+tag+">", "</"+tag+">"
+		if !strings.HasPrefix(t, open) {
+			continue
+		}
+		if i := strings.Index(t, end); i >= 0 {
+			if rest := strings.TrimSpace(t[i+len(end):]); rest != "" {
+				return rest
+			}
+		}
+	}
+	return s
+}
+
 // parseAnthropic reads a Messages API request.
 func parseAnthropic(body map[string]any) conversation {
 	c := conversation{Model: str(body["model"]), Stream: boolean(body["stream"])}
@@ -131,6 +154,7 @@ func parseChat(body map[string]any) conversation {
 
 func (c *conversation) noteUserTexts(texts []string) {
 	for _, t := range texts {
+		t = stripLeadingContext(t)
 		if isRealUserText(t) {
 			c.UserText = strings.TrimSpace(t)
 		}

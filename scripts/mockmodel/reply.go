@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"regexp"
 	"strings"
 )
 
@@ -248,13 +249,23 @@ var shellOutputEnds = []string{"\nError: ", "\nExit Code: ", "\nSignal: ", "\nPr
 // ("hello\n\n\nWall time: 0.09 seconds").
 const ompWallTime = "\nWall time: "
 
+// shellStatusRE matches the status line GitHub Copilot CLI appends to a
+// shell tool's output ("<shellId: 0 completed with exit code 0>");
+// wallTimeRE the "Wall time: 0.015 seconds" line Kimi Code puts first.
+var (
+	shellStatusRE = regexp.MustCompile(`(?m)^<shellId: [^>]*>\s*$`)
+	wallTimeRE    = regexp.MustCompile(`^\s*Wall time: [0-9.]+ seconds\s*`)
+)
+
 // toolOutput drops the metadata around a command's output (Codex's header,
-// the Gemini/Qwen shell block), whose wall time or process group changes
-// on every run, so that replies stay deterministic.
+// the Gemini/Qwen shell block, oh-my-pi's, Copilot's and Kimi's status
+// lines), whose wall time or process group changes on every run, so that
+// replies stay deterministic.
 func toolOutput(r string) string {
 	if i := strings.Index(r, codexOutputHeader); i >= 0 {
 		return r[i+len(codexOutputHeader):]
 	}
+	r = wallTimeRE.ReplaceAllString(shellStatusRE.ReplaceAllString(r, ""), "")
 	if i := strings.Index(r, ompWallTime); i >= 0 {
 		return r[:i]
 	}

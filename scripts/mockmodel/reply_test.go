@@ -125,3 +125,22 @@ func TestStableID(t *testing.T) {
 		t.Errorf("ids %q %q", a, b)
 	}
 }
+
+// TestHarnessDecorations: a context block in front of the prompt and
+// status lines around a tool's output do not reach the reply.
+func TestHarnessDecorations(t *testing.T) {
+	body := map[string]any{"messages": []any{map[string]any{"role": "user",
+		"content": "<current_datetime>2026-12-02T01:00:00+00:00</current_datetime>\n\nhello RUN_TOOL"}}}
+	if got := parseChat(body).UserText; got != "hello RUN_TOOL" {
+		t.Errorf("UserText = %q", got)
+	}
+	for in, want := range map[string]string{
+		"hello\n<shellId: 0 completed with exit code 0>": "hello",
+		"Wall time: 0.015 seconds\nhello\n":              "hello",
+		"hello\n":                                        "hello",
+	} {
+		if got := oneLine(toolOutput(in)); got != want {
+			t.Errorf("toolOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
