@@ -30,8 +30,8 @@ requests_of() {
 	log_slice "$1" "$2" | jq -c --arg re "$3" 'select(.method == "POST" and (.path | test($re)) and (.path | test("count_tokens") | not))'
 }
 has_markers() { [[ $(marker_count) == "$1" ]]; }
-packet_has() { packet_text | grep -qF -- "$1"; }
-packet_lacks() { ! packet_text | grep -qF -- "$1"; }
+packet_has() { packet_text | grep -F -- "$1" >/dev/null; }
+packet_lacks() { ! packet_text | grep -F -- "$1" >/dev/null; }
 packet_first_line() { [[ $(packet_text | sed -n 1p) == "$PACKET_MARKER" ]]; }
 
 log_mark start

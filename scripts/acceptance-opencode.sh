@@ -36,8 +36,8 @@ requests_of() { log_slice "$1" "$2" | jq -c --arg re "$3" 'select(.method == "PO
 # title generator sends its own, smaller request with no system prompt).
 agent_requests() { grep -F -- "$1" || true; }
 has_markers() { [[ $(marker_count) == "$1" ]]; }
-packet_has() { packet_text | grep -qF -- "$1"; }
-packet_lacks() { ! packet_text | grep -qF -- "$1"; }
+packet_has() { packet_text | grep -F -- "$1" >/dev/null; }
+packet_lacks() { ! packet_text | grep -F -- "$1" >/dev/null; }
 
 log_mark start
 aim_step opencode-1 "TOOL_DONE: hello" run opencode run --auto "hello RUN_TOOL" || true
