@@ -120,6 +120,12 @@ func (db *DB) Close() error { return db.sql.Close() }
 // Home returns the data directory the ledger lives in.
 func (db *DB) Home() string { return db.home }
 
+// Location returns the ledger file, for messages.
+func (db *DB) Location() string { return db.path }
+
+// File returns the ledger file (FileBacked).
+func (db *DB) File() string { return db.path }
+
 // SchemaVersion returns the schema version of the open ledger.
 func (db *DB) SchemaVersion() int { return db.schema }
 
