@@ -12,7 +12,7 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func load(t *testing.T) (*ledger.DB, history.Timeline) {
+func load(t *testing.T) (ledger.Ledger, history.Timeline) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := ledger.Open(ctx, t.TempDir())

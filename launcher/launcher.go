@@ -177,7 +177,7 @@ func exitStatus(code int) error {
 	return ExitStatus{Code: code}
 }
 
-func openLedger(env Env) (*ledger.DB, error) {
+func openLedger(env Env) (ledger.Ledger, error) {
 	home, err := ledger.DefaultHome(env.Getenv)
 	if err != nil {
 		return nil, wrapperError("data home", err)
@@ -191,7 +191,7 @@ func openLedger(env Env) (*ledger.DB, error) {
 
 // OpenExistingLedger opens the ledger only if one exists, so that reading
 // commands never create a data directory; nil, nil means no ledger yet.
-func OpenExistingLedger(getenv func(string) string) (*ledger.DB, error) {
+func OpenExistingLedger(getenv func(string) string) (ledger.Ledger, error) {
 	home, err := ledger.DefaultHome(getenv)
 	if err != nil {
 		return nil, err
@@ -205,13 +205,16 @@ func OpenExistingLedger(getenv func(string) string) (*ledger.DB, error) {
 // openLedgerAt opens the ledger in home. A ledger this user may not write
 // (ai-memory needs write access even to read: the schema check, WAL and
 // busy handling write) gets what to fix instead of "create ledger file".
-func openLedgerAt(home string) (*ledger.DB, error) {
+func openLedgerAt(home string) (ledger.Ledger, error) {
 	db, err := ledger.Open(context.Background(), home)
 	if errors.Is(err, fs.ErrPermission) {
 		path := filepath.Join(home, "ledger.db")
 		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, home)
 	}
-	return db, err
+	if err != nil {
+		return nil, err // a nil Ledger, not a Ledger holding a nil *DB
+	}
+	return db, nil
 }
 
 // ledgerExists reports whether a ledger was ever created, so that read-only

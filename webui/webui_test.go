@@ -24,20 +24,20 @@ const token = "t0k3n"
 
 type fixture struct {
 	srv  *httptest.Server
-	db   *ledger.DB
+	db   ledger.Ledger
 	ws   ledger.Workstream
 	runs []ledger.Run
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	return newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+	return newFixtureWith(t, func(ctx context.Context, db ledger.Ledger) (ledger.Workstream, error) {
 		return timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
 	})
 }
 
 // newFixtureWith serves a ledger holding the workstream build records.
-func newFixtureWith(t *testing.T, build func(context.Context, *ledger.DB) (ledger.Workstream, error)) fixture {
+func newFixtureWith(t *testing.T, build func(context.Context, ledger.Ledger) (ledger.Workstream, error)) fixture {
 	t.Helper()
 	ctx := context.Background()
 	db, err := ledger.Open(ctx, t.TempDir())
@@ -186,7 +186,7 @@ func TestPages(t *testing.T) {
 // events its summary leaves out and links the timeline at them.
 func TestSessionPagePartial(t *testing.T) {
 	n := history.MaxSummaryEvents + 400
-	f := newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+	f := newFixtureWith(t, func(ctx context.Context, db ledger.Ledger) (ledger.Workstream, error) {
 		return timelinefix.BuildBig(ctx, db, "big", n, 1)
 	})
 	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/s/"+f.runs[0].ID, "", true)
@@ -252,7 +252,7 @@ func TestReopenReplacedLedger(t *testing.T) {
 	var clock atomic.Int64 // seconds; every request is 2 s later
 	s, err := webui.New(db, webui.Options{Token: token, Hosts: []string{"ui.test"},
 		Now:    func() time.Time { return time.Unix(clock.Add(2), 0) },
-		Reopen: func() (*ledger.DB, error) { return ledger.Open(ctx, home) }})
+		Reopen: func() (ledger.Ledger, error) { return ledger.Open(ctx, home) }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func sizeCheck(h ledger.Health) check {
 
 // leasesCheck lists the launchers running now; a lease whose process is
 // gone is a warning (the next run of that workstream takes it over).
-func leasesCheck(ctx context.Context, db *ledger.DB, h ledger.Health, now time.Time) check {
+func leasesCheck(ctx context.Context, db ledger.Ledger, h ledger.Health, now time.Time) check {
 	var words []string
 	var list []map[string]any
 	level := harness.LevelOK
@@ -172,7 +172,7 @@ func unknownRuns(sessionindex.Record) bool { return true }
 
 // ledgerRuns asks the ledger whether a live run holds a record's session;
 // a ledger that cannot answer counts as live.
-func ledgerRuns(ctx context.Context, db *ledger.DB) func(sessionindex.Record) bool {
+func ledgerRuns(ctx context.Context, db ledger.Ledger) func(sessionindex.Record) bool {
 	return func(r sessionindex.Record) bool {
 		ok, err := db.LiveRunForSession(ctx, r.Runtime, r.NativeSessionID)
 		return ok || err != nil
