@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -178,11 +176,11 @@ func exitStatus(code int) error {
 }
 
 func openLedger(env Env) (ledger.Ledger, error) {
-	home, err := ledger.DefaultHome(env.Getenv)
+	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
 		return nil, wrapperError("data home", err)
 	}
-	db, err := openLedgerAt(home)
+	db, err := ledger.Open(context.Background(), w)
 	if err != nil {
 		return nil, wrapperError("open ledger", err)
 	}
@@ -192,40 +190,25 @@ func openLedger(env Env) (ledger.Ledger, error) {
 // OpenExistingLedger opens the ledger only if one exists, so that reading
 // commands never create a data directory; nil, nil means no ledger yet.
 func OpenExistingLedger(getenv func(string) string) (ledger.Ledger, error) {
-	home, err := ledger.DefaultHome(getenv)
+	w, err := ledger.DefaultWhere(getenv)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(home, "ledger.db")); errors.Is(err, fs.ErrNotExist) {
+	if ok, _, err := ledger.Exists(context.Background(), w); !ok && err == nil {
 		return nil, nil
 	}
-	return openLedgerAt(home)
-}
-
-// openLedgerAt opens the ledger in home. A ledger this user may not write
-// (ai-memory needs write access even to read: the schema check, WAL and
-// busy handling write) gets what to fix instead of "create ledger file".
-func openLedgerAt(home string) (ledger.Ledger, error) {
-	db, err := ledger.Open(context.Background(), home)
-	if errors.Is(err, fs.ErrPermission) {
-		path := filepath.Join(home, "ledger.db")
-		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, home)
-	}
-	if err != nil {
-		return nil, err // a nil Ledger, not a Ledger holding a nil *DB
-	}
-	return db, nil
+	return ledger.Open(context.Background(), w)
 }
 
 // ledgerExists reports whether a ledger was ever created, so that read-only
 // paths (bare run with nothing to continue) create nothing.
 func ledgerExists(env Env) bool {
-	home, err := ledger.DefaultHome(env.Getenv)
+	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(home, "ledger.db"))
-	return err == nil
+	ok, _, _ := ledger.Exists(context.Background(), w)
+	return ok
 }
 
 func say(w io.Writer, format string, args ...any) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 // testClock is a settable clock for the ledger.
@@ -23,7 +24,7 @@ func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func openTestLedger(t *testing.T) (ledger.Ledger, ledger.Workstream, *testClock) {
 	t.Helper()
-	db, err := ledger.Open(context.Background(), t.TempDir())
+	db, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

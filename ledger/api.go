@@ -91,5 +91,3 @@ type Events interface {
 type FileBacked interface {
 	File() string
 }
-
-var _ Ledger = (*DB)(nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,7 +29,7 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := ledger.Open(ctx, home)
+	db, err := sqlite.Open(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func newFixture(t *testing.T) fixture {
 
 func (f fixture) config(wsID, runID string) mcpserver.Config {
 	return mcpserver.Config{WorkstreamID: wsID, RunID: runID, RepoFingerprint: timelinefix.Scope.RepoFingerprint,
-		Open: func() (ledger.Ledger, error) { return ledger.Open(context.Background(), f.home) }}
+		Open: func() (ledger.Ledger, error) { return sqlite.Open(context.Background(), f.home) }}
 }
 
 // connect runs the server over in-memory transports and returns a client.

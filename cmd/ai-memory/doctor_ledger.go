@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,16 +18,16 @@ import (
 // project's session index (whose liveness check reads the ledger). The
 // ledger is opened for inspection only: doctor never migrates or writes.
 func ledgerChecks(ctx context.Context, env doctorEnv) []check {
-	home, err := ledger.DefaultHome(env.getenv)
+	w, err := ledger.DefaultWhere(env.getenv)
 	if err != nil {
 		return []check{newCheck(harness.LevelFail, "ledger", err.Error(), nil)}
 	}
-	path := filepath.Join(home, "ledger.db")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	ok, path, err := ledger.Exists(ctx, w)
+	if !ok && err == nil {
 		msg := "no ledger yet at " + path + " (the first `ai-memory run` creates it)"
 		return append([]check{newCheck(harness.LevelInfo, "ledger", msg, map[string]any{"path": path})}, indexCheck(env, noRuns))
 	}
-	db, err := ledger.OpenForCheck(ctx, home)
+	db, err := ledger.OpenForCheck(ctx, w)
 	if err != nil {
 		return append([]check{newCheck(harness.LevelFail, "ledger", err.Error(), map[string]any{"path": path})}, indexCheck(env, unknownRuns))
 	}
