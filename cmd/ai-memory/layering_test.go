@@ -11,27 +11,29 @@ import (
 // allowedImports is the package layering of docs/architecture.md: which of
 // our packages each package may import. Dependencies flow one way.
 var allowedImports = map[string][]string{
-	"cmd/ai-memory": {"launcher", "ledger", "ledger/sqlite", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
-	"mcpserver":     {"history", "ledger"},
-	"webui":         {"history", "ledger"},
-	"history":       {"ledger"},
-	"launcher":      {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
-	"handoff":       {"transcript"},
-	"ledger":        {"redact"},
-	"ledger/sqlite": {"ledger", "redact"},
-	"agentproc":     nil,
-	"harness":       {"transcript"},
-	"redact":        nil,
-	"repo":          nil,
-	"sessionindex":  nil,
-	"transcript":    nil,
-	"watch":         nil,
+	"cmd/ai-memory":     {"launcher", "ledger", "ledger/sqlite", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
+	"mcpserver":         {"history", "ledger"},
+	"webui":             {"history", "ledger"},
+	"history":           {"ledger"},
+	"launcher":          {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
+	"handoff":           {"transcript"},
+	"ledger":            {"redact"},
+	"ledger/sqlite":     {"ledger", "redact"},
+	"ledger/ledgertest": {"ledger", "redact"},
+	"agentproc":         nil,
+	"harness":           {"transcript"},
+	"redact":            nil,
+	"repo":              nil,
+	"sessionindex":      nil,
+	"transcript":        nil,
+	"watch":             nil,
 }
 
 // testOnlyImports may be imported by any package's in-package tests on top
 // of allowedImports: a ledger backend, so that a test has a ledger to use
-// while the package itself holds only a ledger.Ledger.
-var testOnlyImports = []string{"ledger/sqlite"}
+// while the package itself holds only a ledger.Ledger, and the backends'
+// conformance suite.
+var testOnlyImports = []string{"ledger/sqlite", "ledger/ledgertest"}
 
 func TestLayering(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {

@@ -59,3 +59,10 @@ func mustAppend(t testing.TB, db *DB, b ledger.Batch) ledger.AppendResult {
 	}
 	return res
 }
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,4 +1,4 @@
-package sqlite
+package ledgertest
 
 import (
 	"context"
@@ -10,39 +10,9 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func TestValidateName(t *testing.T) {
-	tests := []struct {
-		name, in, wantErr string
-	}{
-		{"plain", "feature-x", ""},
-		{"spaces inside and unicode", "  refactor ação  ", ""},
-		{"128 runes", strings.Repeat("é", 128), ""},
-		{"empty", "", "empty"},
-		{"blank", " \t ", "empty"},
-		{"too long", strings.Repeat("a", 129), "longer than 128"},
-		{"slash", "a/b", "path separators"},
-		{"backslash", `a\b`, "path separators"},
-		{"newline", "a\nb", "U+000A, an invisible control"},
-		{"escape", "a\x1b[31m", "U+001B"},
-		{"invalid utf8", "a\xffb", "UTF-8"},
-		{"zero-width space", "default\u200b", "U+200B"},
-		{"bidi override", "a\u202eb", "U+202E"},
-		{"byte order mark", "\ufeffdefault", "U+FEFF"},
-		{"C1 control", "a\u0085b", "U+0085"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := ledger.ValidateName(tt.in)
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Fatalf("ValidateName(%q) = %v; want error containing %q", tt.in, err, tt.wantErr)
-			}
-		})
-	}
-}
-
-func TestSelectWorkstream(t *testing.T) {
+func testSelectWorkstream(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	step := func() { clk.Advance(time.Second) }
 
 	def, err := db.SelectWorkstream(ctx, testScope, ledger.Selector{})
@@ -93,9 +63,9 @@ func TestSelectWorkstream(t *testing.T) {
 
 // With a frozen clock, "most recently selected" must still follow the order
 // of the calls.
-func TestSelectWorkstream_FrozenClockKeepsOrder(t *testing.T) {
+func testSelectWorkstream_FrozenClockKeepsOrder(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db, _ := openTest(t, be)
 	a := mustWorkstream(t, db, "a")
 	b := mustWorkstream(t, db, "b")
 	for _, want := range []ledger.Workstream{a, b, a} {
@@ -108,9 +78,9 @@ func TestSelectWorkstream_FrozenClockKeepsOrder(t *testing.T) {
 	}
 }
 
-func TestListWorkstreamsAndEstablished(t *testing.T) {
+func testListWorkstreamsAndEstablished(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	a := mustWorkstream(t, db, "a")
 	clk.Advance(time.Second)
 	b := mustWorkstream(t, db, "b")
@@ -153,9 +123,9 @@ func TestListWorkstreamsAndEstablished(t *testing.T) {
 	}
 }
 
-func TestUnknownWorkstream(t *testing.T) {
+func testUnknownWorkstream(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db, _ := openTest(t, be)
 	const id = "00000000-0000-7000-8000-000000000000"
 	calls := map[string]func() error{
 		"WorkstreamByID":  func() error { _, err := db.WorkstreamByID(ctx, id); return err },

@@ -1,4 +1,4 @@
-package sqlite
+package ledgertest
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func TestLease_BusyThenExpiresAfter90s(t *testing.T) {
+func testLease_BusyThenExpiresAfter90s(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	db.ProcessAlive = func(ledger.Owner) bool { return true }
 	ws := mustWorkstream(t, db, "w")
 	first, reclaimed, err := db.AcquireLease(ctx, ws.ID, "claude", ledger.Owner{Host: "h1", PID: 10})
@@ -41,7 +41,7 @@ func TestLease_BusyThenExpiresAfter90s(t *testing.T) {
 	}
 }
 
-func TestLease_DeadOwnerTakeover(t *testing.T) {
+func testLease_DeadOwnerTakeover(t *testing.T, be Backend) {
 	tests := []struct {
 		name       string
 		holderHost string
@@ -55,7 +55,7 @@ func TestLease_DeadOwnerTakeover(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			db, _ := openTest(t)
+			db, _ := openTest(t, be)
 			var probed []ledger.Owner
 			db.ProcessAlive = func(o ledger.Owner) bool { probed = append(probed, o); return tt.alive }
 			ws := mustWorkstream(t, db, "w")
@@ -81,9 +81,9 @@ func TestLease_DeadOwnerTakeover(t *testing.T) {
 	}
 }
 
-func TestLease_TouchesOnlyItsWorkstream(t *testing.T) {
+func testLease_TouchesOnlyItsWorkstream(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	db.ProcessAlive = func(ledger.Owner) bool { return false }
 	a, b := mustWorkstream(t, db, "a"), mustWorkstream(t, db, "b")
 	ra, _, err := db.AcquireLease(ctx, a.ID, "claude", ledger.Owner{Host: "h", PID: 1})
@@ -104,9 +104,9 @@ func TestLease_TouchesOnlyItsWorkstream(t *testing.T) {
 	}
 }
 
-func TestRunLifecycle(t *testing.T) {
+func testRunLifecycle(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	db.ProcessAlive = func(ledger.Owner) bool { return true }
 	ws := mustWorkstream(t, db, "w")
 	o := ledger.Owner{Host: "h", PID: 5, StartTime: "99"}
@@ -160,9 +160,9 @@ func TestRunLifecycle(t *testing.T) {
 	}
 }
 
-func TestLiveRunForSession_ExpiredOrDead(t *testing.T) {
+func testLiveRunForSession_ExpiredOrDead(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	alive := true
 	db.ProcessAlive = func(ledger.Owner) bool { return alive }
 	ws := mustWorkstream(t, db, "w")
@@ -179,12 +179,5 @@ func TestLiveRunForSession_ExpiredOrDead(t *testing.T) {
 	clk.Advance(ledger.LeaseDuration)
 	if live, _ := db.LiveRunForSession(ctx, "claude", "s"); live {
 		t.Fatal("a run with a lapsed lease counts as live")
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,4 +1,4 @@
-package sqlite
+package ledgertest
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 
 // Runs of two workstreams interleave, so segment ids interleave too: each
 // run's span must still be exactly the events it appended.
-func TestSpanOfInterleavedWorkstreams(t *testing.T) {
+func testSpanOfInterleavedWorkstreams(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db, _ := openTest(t, be)
 	a := mustWorkstream(t, db, "a")
 	b := mustWorkstream(t, db, "b")
 	type step struct {
@@ -66,9 +66,9 @@ func TestSpanOfInterleavedWorkstreams(t *testing.T) {
 	}
 }
 
-func TestEventsAfterAndFirstEvent(t *testing.T) {
+func testEventsAfterAndFirstEvent(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, _ := openTest(t)
+	db, _ := openTest(t, be)
 	ws := mustWorkstream(t, db, "a")
 	evs := msgs("s", 0, 10, "m")
 	evs[6].Role = "assistant"
@@ -86,9 +86,9 @@ func TestEventsAfterAndFirstEvent(t *testing.T) {
 	}
 }
 
-func TestAllWorkstreamsMarksEachCheckout(t *testing.T) {
+func testAllWorkstreamsMarksEachCheckout(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	mustWorkstream(t, db, "a1")
 	clk.Advance(1e9)
 	mustWorkstream(t, db, "a2")

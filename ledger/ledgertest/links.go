@@ -1,4 +1,4 @@
-package sqlite
+package ledgertest
 
 import (
 	"context"
@@ -8,9 +8,9 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func TestLinks_DemotionAndCursors(t *testing.T) {
+func testLinks_DemotionAndCursors(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t)
+	db, clk := openTest(t, be)
 	ws := mustWorkstream(t, db, "w")
 	l1, err := db.LinkSession(ctx, ws.ID, "claude", "s1")
 	if err != nil || !l1.Current {
