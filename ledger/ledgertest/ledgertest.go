@@ -59,6 +59,11 @@ var suite = []struct {
 	{"Search_RanksByRelevance", testSearch_RanksByRelevance},
 	{"Append_DropsBlankCapsAndRedacts", testAppend_DropsBlankCapsAndRedacts},
 	{"EventsInRange_NewestLimitOldestFirst", testEventsInRange_NewestLimitOldestFirst},
+	{"Lease_ExactlyOneWriter", testLease_ExactlyOneWriter},
+	{"Append_ConcurrentWritersGetDistinctSequences", testAppend_ConcurrentWritersGetDistinctSequences},
+	{"Append_ConcurrentReplaysStoreOnce", testAppend_ConcurrentReplaysStoreOnce},
+	{"Append_CursorOnlyWithItsEvents", testAppend_CursorOnlyWithItsEvents},
+	{"Rebuild_KeepsEveryAnswer", testRebuild_KeepsEveryAnswer},
 }
 
 // fixture is an open ledger with the knobs the tests turn: ProcessAlive is
