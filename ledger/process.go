@@ -21,7 +21,7 @@ func hostname() string {
 	return "localhost"
 }
 
-// ProcessAlive is the default DB.ProcessAlive: the pid exists and, when a
+// ProcessAlive is how a backend checks a lease owner by default: the pid exists and, when a
 // start time was recorded, the process with that pid started at the same
 // time, so a recycled pid does not keep a dead launcher's lease alive. A
 // recorded start time means this platform can read start times, so an

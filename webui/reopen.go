@@ -27,7 +27,7 @@ const reopenCheck = time.Second
 const closeGrace = time.Minute
 
 // replacer swaps the store when `ledger rebuild` (or a restore) put a new
-// ledger.db in place of the one the server opened: the old descriptor
+// ledger file in place of the one the server opened: the old descriptor
 // would keep serving the old file forever.
 type replacer struct {
 	cur     atomic.Pointer[store]

@@ -26,7 +26,7 @@ type Options struct {
 	// unless ?all=1 asks for every checkout. Zero means all.
 	Scope ledger.Scope
 	Now   func() time.Time // nil: time.Now
-	// Reopen opens the ledger again; when set, a ledger.db replaced on disk
+	// Reopen opens the ledger again; when set, a ledger file (FileBacked) replaced on disk
 	// (by `ai-memory ledger rebuild` into a new file, or a restore) is
 	// detected and reopened, without restarting the server.
 	Reopen func() (ledger.Ledger, error)
