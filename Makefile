@@ -34,7 +34,7 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 
 bench: ## benchmarks (see README for the figures)
-	$(GO) test -run '^$$' -bench . -benchmem ./ledger/ ./transcript/ ./agentproc/ ./launcher/ ./webui/
+	$(GO) test -run '^$$' -bench . -benchmem ./ledger/... ./transcript/ ./agentproc/ ./launcher/ ./webui/
 
 fuzz: ## run every fuzz target for FUZZTIME each
 	@scripts/fuzz.sh $(FUZZTIME)

@@ -57,7 +57,7 @@ func (p Page) Newest() int64 {
 }
 
 // LoadPage reads the events after `after`; after < 0 means the newest page.
-func LoadPage(ctx context.Context, db *ledger.DB, wsID string, after int64) (Page, error) {
+func LoadPage(ctx context.Context, db ledger.Ledger, wsID string, after int64) (Page, error) {
 	last, err := db.LatestSequence(ctx, wsID)
 	if err != nil {
 		return Page{}, err

@@ -91,7 +91,7 @@ func (c *Cache) put(s Session) {
 
 // Load compiles the timeline of one workstream. now ends active runs; c
 // may be nil.
-func Load(ctx context.Context, db *ledger.DB, wsID string, now time.Time, c *Cache) (Timeline, error) {
+func Load(ctx context.Context, db ledger.Ledger, wsID string, now time.Time, c *Cache) (Timeline, error) {
 	ws, err := db.Workstream(ctx, wsID)
 	if err != nil {
 		return Timeline{}, err
@@ -123,7 +123,7 @@ func Load(ctx context.Context, db *ledger.DB, wsID string, now time.Time, c *Cac
 	return t, nil
 }
 
-func session(ctx context.Context, db *ledger.DB, sp ledger.RunSpan, now time.Time) (Session, error) {
+func session(ctx context.Context, db ledger.Ledger, sp ledger.RunSpan, now time.Time) (Session, error) {
 	s := Session{RunID: sp.ID, Harness: sp.Harness, NativeSessionID: sp.NativeSessionID, Machine: sp.Owner.Host,
 		State: string(sp.State), ExitCode: sp.ExitCode, StartedAt: sp.StartedAt, EndedAt: sp.EndedAt,
 		FirstSequence: sp.FirstSequence, LastSequence: sp.LastSequence, Events: sp.Events()}

@@ -41,7 +41,7 @@ type Summary struct {
 const errorPreview = 400
 
 // Summarize compiles the summary of one session of t.
-func Summarize(ctx context.Context, db *ledger.DB, t Timeline, runID string) (Summary, error) {
+func Summarize(ctx context.Context, db ledger.Ledger, t Timeline, runID string) (Summary, error) {
 	s, ok := t.Find(runID)
 	if !ok {
 		return Summary{}, errNoSession(runID)
@@ -69,7 +69,7 @@ func Summarize(ctx context.Context, db *ledger.DB, t Timeline, runID string) (Su
 
 // read returns the session's events, or the first and last
 // MaxSummaryEvents/2 of a longer one (marking the gap).
-func (sum *Summary) read(ctx context.Context, db *ledger.DB, wsID string) ([]ledger.Event, error) {
+func (sum *Summary) read(ctx context.Context, db ledger.Ledger, wsID string) ([]ledger.Event, error) {
 	first, last := sum.FirstSequence, sum.LastSequence
 	if last-first+1 <= MaxSummaryEvents {
 		return db.EventsAfter(ctx, wsID, first-1, last, 0)

@@ -89,7 +89,7 @@ func importSources(name string) ([]transcript.Source, error) {
 	return []transcript.Source{h.Source}, nil
 }
 
-func backfill(ctx context.Context, db *ledger.DB, ws ledger.Workstream, run ledger.Run, srcs []transcript.Source, o ImportOptions, env Env, root string) ([]ImportStats, error) {
+func backfill(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, run ledger.Run, srcs []transcript.Source, o ImportOptions, env Env, root string) ([]ImportStats, error) {
 	im := &Importer{DB: db, WorkstreamID: ws.ID, RunID: run.ID}
 	if agentproc.IsTerminal(env.Stderr) {
 		im.Progress = progressPrinter(env.Stderr)

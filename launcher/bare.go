@@ -107,7 +107,7 @@ func suggestions() string {
 
 // bareWorkstream is the named workstream (which must exist) or the selected
 // one; a worktree without any workstream yields the zero value, no error.
-func bareWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name string) (ledger.Workstream, error) {
+func bareWorkstream(ctx context.Context, db ledger.Ledger, id repo.Identity, name string) (ledger.Workstream, error) {
 	if name != "" {
 		return findWorkstream(ctx, db, id, name)
 	}

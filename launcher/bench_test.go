@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -119,7 +120,7 @@ func newBenchImporter(b *testing.B) (*Importer, func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	db, err := ledger.Open(ctx, home)
+	db, err := sqlite.Open(ctx, home)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -29,7 +29,7 @@ type ImportStats struct {
 // one ledger transaction, so a killed import resumes where it stopped and a
 // replay adds nothing.
 type Importer struct {
-	DB           *ledger.DB
+	DB           ledger.Ledger
 	WorkstreamID string
 	RunID        string
 	// Progress, when set, is called after each batch with how far the import

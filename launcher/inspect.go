@@ -67,7 +67,7 @@ func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env
 		After: in.After, Through: in.Through, Events: len(in.Events), Packet: handoff.Render(in)}, nil
 }
 
-func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name string) (ledger.Workstream, error) {
+func findWorkstream(ctx context.Context, db ledger.Ledger, id repo.Identity, name string) (ledger.Workstream, error) {
 	scope := ScopeOf(id)
 	if name == "" {
 		ws, ok, err := db.CurrentWorkstream(ctx, scope)
@@ -93,7 +93,7 @@ func findWorkstream(ctx context.Context, db *ledger.DB, id repo.Identity, name s
 
 // handoffTarget resolves the harness (name is canonical or "") and the
 // native session its next launch would resume ("" = a fresh session).
-func handoffTarget(ctx context.Context, db *ledger.DB, ws ledger.Workstream, name string) (string, string, error) {
+func handoffTarget(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, name string) (string, string, error) {
 	if name != "" {
 		link, ok, err := db.CurrentLink(ctx, ws.ID, name)
 		if err != nil || !ok {

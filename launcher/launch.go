@@ -28,7 +28,7 @@ type launch struct {
 	intent harness.Intent
 	adopt  string
 
-	db      *ledger.DB
+	db      ledger.Ledger
 	id      repo.Identity
 	ws      ledger.Workstream
 	run     ledger.Run

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/ai-memory/ai-memory/agentproc"
@@ -177,12 +175,12 @@ func exitStatus(code int) error {
 	return ExitStatus{Code: code}
 }
 
-func openLedger(env Env) (*ledger.DB, error) {
-	home, err := ledger.DefaultHome(env.Getenv)
+func openLedger(env Env) (ledger.Ledger, error) {
+	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
 		return nil, wrapperError("data home", err)
 	}
-	db, err := openLedgerAt(home)
+	db, err := ledger.Open(context.Background(), w)
 	if err != nil {
 		return nil, wrapperError("open ledger", err)
 	}
@@ -191,38 +189,26 @@ func openLedger(env Env) (*ledger.DB, error) {
 
 // OpenExistingLedger opens the ledger only if one exists, so that reading
 // commands never create a data directory; nil, nil means no ledger yet.
-func OpenExistingLedger(getenv func(string) string) (*ledger.DB, error) {
-	home, err := ledger.DefaultHome(getenv)
+func OpenExistingLedger(getenv func(string) string) (ledger.Ledger, error) {
+	w, err := ledger.DefaultWhere(getenv)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(home, "ledger.db")); errors.Is(err, fs.ErrNotExist) {
+	if ok, _, err := ledger.Exists(context.Background(), w); !ok && err == nil {
 		return nil, nil
 	}
-	return openLedgerAt(home)
-}
-
-// openLedgerAt opens the ledger in home. A ledger this user may not write
-// (ai-memory needs write access even to read: the schema check, WAL and
-// busy handling write) gets what to fix instead of "create ledger file".
-func openLedgerAt(home string) (*ledger.DB, error) {
-	db, err := ledger.Open(context.Background(), home)
-	if errors.Is(err, fs.ErrPermission) {
-		path := filepath.Join(home, "ledger.db")
-		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, home)
-	}
-	return db, err
+	return ledger.Open(context.Background(), w)
 }
 
 // ledgerExists reports whether a ledger was ever created, so that read-only
 // paths (bare run with nothing to continue) create nothing.
 func ledgerExists(env Env) bool {
-	home, err := ledger.DefaultHome(env.Getenv)
+	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(home, "ledger.db"))
-	return err == nil
+	ok, _, _ := ledger.Exists(context.Background(), w)
+	return ok
 }
 
 func say(w io.Writer, format string, args ...any) {

@@ -22,7 +22,7 @@ var (
 // acquire takes the workstream lease, retrying a busy workstream for
 // BusyRetryWindow (the holder may be finalising), then failing with the
 // holder named.
-func acquire(ctx context.Context, db *ledger.DB, wsID, harnessName string, warn io.Writer) (ledger.Run, []ledger.Run, error) {
+func acquire(ctx context.Context, db ledger.Ledger, wsID, harnessName string, warn io.Writer) (ledger.Run, []ledger.Run, error) {
 	deadline := time.Now().Add(BusyRetryWindow)
 	told := false
 	for {
@@ -74,14 +74,14 @@ type heartbeat struct {
 	lost   error
 }
 
-func startHeartbeat(ctx context.Context, db *ledger.DB, runID string) *heartbeat {
+func startHeartbeat(ctx context.Context, db ledger.Ledger, runID string) *heartbeat {
 	ctx, cancel := context.WithCancel(ctx)
 	h := &heartbeat{cancel: cancel, done: make(chan struct{}), now: make(chan struct{}, 1)}
 	go h.loop(ctx, db, runID)
 	return h
 }
 
-func (h *heartbeat) loop(ctx context.Context, db *ledger.DB, runID string) {
+func (h *heartbeat) loop(ctx context.Context, db ledger.Ledger, runID string) {
 	defer close(h.done)
 	t := time.NewTicker(HeartbeatInterval)
 	defer t.Stop()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 // testClock is a settable clock for the ledger.
@@ -21,9 +22,9 @@ type testClock struct {
 func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
-func openTestLedger(t *testing.T) (*ledger.DB, ledger.Workstream, *testClock) {
+func openTestLedger(t *testing.T) (ledger.Ledger, ledger.Workstream, *testClock) {
 	t.Helper()
-	db, err := ledger.Open(context.Background(), t.TempDir())
+	db, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestHeartbeatReportsLostLease(t *testing.T) {
 	}
 }
 
-func waitLease(t *testing.T, db *ledger.DB, runID string, want time.Time) {
+func waitLease(t *testing.T, db ledger.Ledger, runID string, want time.Time) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {

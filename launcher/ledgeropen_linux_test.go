@@ -10,14 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 // A ledger this user cannot write gets one line naming the file and the
 // fix, not "create ledger file: ...", on the read path and the run path.
 func TestOpenUnwritableLedger(t *testing.T) {
 	home := t.TempDir()
-	db, err := ledger.Open(context.Background(), home)
+	db, err := sqlite.Open(context.Background(), home)
 	if err != nil {
 		t.Fatal(err)
 	}

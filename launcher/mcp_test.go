@@ -7,10 +7,11 @@ import (
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 func TestMCPServerFor(t *testing.T) {
-	db, err := ledger.Open(context.Background(), t.TempDir())
+	db, err := sqlite.Open(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func (l *launch) lookupSession(id string) (transcript.Session, bool) {
 // harnessName; "" for a session that does not exist yet) in ws. Events the
 // session produced itself are never handed back to it, and checkpoints and
 // import notes are left to the dedicated checkpoint block.
-func PacketInput(ctx context.Context, db *ledger.DB, ws ledger.Workstream, harnessName, target string) (handoff.Input, error) {
+func PacketInput(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, harnessName, target string) (handoff.Input, error) {
 	in := handoff.Input{WorkstreamID: ws.ID, WorkstreamName: ws.Name, Target: harnessName}
 	through, err := db.LatestSequence(ctx, ws.ID)
 	if err != nil {

@@ -1,14 +1,14 @@
-// Package ledger is the local embedded store of ai-memory: workstreams, runs
-// and their single-writer leases, native-session links, and the append-only
-// event history with a full-text index.
+// Package ledger is the Go API of ai-memory's store: workstreams, runs and
+// their single-writer leases, native-session links and cursors, and the
+// append-only event history with a full-text index.
 //
-// It is one SQLite file (modernc.org/sqlite, WAL) under the data home plus
-// immutable segments: one JSONL file per appended batch of events, and a
-// state snapshot per workstream (links, cursors, runs) rewritten as it
-// changes, so the whole ledger can be rebuilt from the segments alone. Every content, source record id and metadata string
-// passes through [redact.String] before it reaches the database or a segment.
-//
-// This is the only package that imports the SQLite driver. Dialect-specific
-// SQL lives in the sqlite_*.go files and in migrations/, so another backend
-// can be added behind the same Go API.
+// [Ledger] is the interface every caller holds; the types it exchanges, its
+// errors and the rules all backends share (deterministic event ids,
+// redaction before storage through [redact.String], conversation order,
+// name validation, lease owners) live here. Backends register a [Driver]
+// (database/sql style) and [Open] picks one by the location's scheme: the
+// default, ledger/sqlite, keeps the ledger in one SQLite file in the data
+// home. This package imports no database driver. docs/ledger.md, "Backends",
+// says how a backend is added; ledger/ledgertest is the conformance suite
+// every backend passes.
 package ledger

@@ -21,17 +21,19 @@ var (
 	ErrLocked = errors.New("ledger is locked")
 )
 
-// userError is a sentinel with a specific one-line message.
-type userError struct {
+// UserError is a sentinel with a specific one-line message: a backend
+// returns it (through Errorf) as is, without adding context.
+type UserError struct {
 	msg  string
 	kind error
 }
 
-func (e *userError) Error() string        { return e.msg }
-func (e *userError) Is(target error) bool { return target == e.kind }
+func (e *UserError) Error() string        { return e.msg }
+func (e *UserError) Is(target error) bool { return target == e.kind }
 
-func errorf(kind error, format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...), kind: kind}
+// Errorf returns an error that errors.Is kind, with its own message.
+func Errorf(kind error, format string, args ...any) error {
+	return &UserError{msg: fmt.Sprintf(format, args...), kind: kind}
 }
 
 // BusyError reports that another live run holds the workstream's lease.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -65,8 +64,6 @@ type Event struct {
 	EventID     string
 	SegmentPath string // relative to the data home
 	CreatedAt   time.Time
-
-	rid int64 // storage row id, internal
 }
 
 // MaxContentBytes caps the content stored in the database. Longer content is
@@ -82,10 +79,10 @@ const TruncationMarker = "\n[truncated by ai-memory]"
 // content, with record id and content redacted first (exactly as stored), so
 // a replay of the same source block always maps to the same id.
 func EventID(e EventInput) string {
-	return eventID(redact.String(e.SourceRecordID), e, redact.String(e.Content))
+	return DeriveEventID(redact.String(e.SourceRecordID), e, redact.String(e.Content))
 }
 
-func eventID(recordID string, e EventInput, content string) string {
+func DeriveEventID(recordID string, e EventInput, content string) string {
 	h := sha256.New()
 	for i, part := range []string{e.Harness, e.NativeSessionID, recordID,
 		strconv.Itoa(e.BlockIndex), string(e.Kind), content} {
@@ -97,34 +94,13 @@ func eventID(recordID string, e EventInput, content string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// storedID returns what to store as the event id of a row whose stored
-// fields are row (content as stored, i.e. capped): nil when the id equals
-// the one derived from those fields, which saves 32 bytes per event, else
-// the full id (content cut to MaxContentBytes, or an id a segment carried
-// that the fields do not reproduce).
-func storedID(row EventInput, id []byte) []byte {
-	if hex.EncodeToString(id) == eventID(row.SourceRecordID, row, row.Content) {
-		return nil
-	}
-	return id
-}
-
-// storedOrDerivedID is the inverse of storedID: the stored id in hex, or
-// the id derived from the row's fields when none is stored.
-func storedOrDerivedID(id []byte, row EventInput) string {
-	if len(id) == 0 {
-		return eventID(row.SourceRecordID, row, row.Content)
-	}
-	return hex.EncodeToString(id)
-}
-
 // sanitize redacts every stored string of e (content, source record id,
 // metadata keys and values) and normalises times to UTC microseconds.
-func sanitize(e EventInput) (EventInput, error) {
+func Sanitize(e EventInput) (EventInput, error) {
 	e.Content = redact.String(e.Content)
 	e.SourceRecordID = redact.String(e.SourceRecordID)
 	if !e.OccurredAt.IsZero() {
-		e.OccurredAt = fromMicro(e.OccurredAt.UnixMicro())
+		e.OccurredAt = time.UnixMicro(e.OccurredAt.UnixMicro()).UTC()
 	}
 	if len(e.Metadata) == 0 {
 		e.Metadata = nil
@@ -169,7 +145,7 @@ func redactValue(v any) any {
 }
 
 // capContent cuts s to MaxContentBytes (marker included) on a rune boundary.
-func capContent(s string) string {
+func CapContent(s string) string {
 	if len(s) <= MaxContentBytes {
 		return s
 	}
@@ -179,5 +155,3 @@ func capContent(s string) string {
 	}
 	return s[:cut] + TruncationMarker
 }
-
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }

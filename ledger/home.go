@@ -23,3 +23,13 @@ func DefaultHome(getenv func(string) string) (string, error) {
 	}
 	return "", errors.New("cannot locate the ai-memory data directory: set AI_MEMORY_HOME or HOME")
 }
+
+// DefaultWhere is where this process's ledger lives: the data home of
+// DefaultHome, with the ledger in its backend's default place there.
+func DefaultWhere(getenv func(string) string) (Where, error) {
+	home, err := DefaultHome(getenv)
+	if err != nil {
+		return Where{}, err
+	}
+	return Where{Home: home}, nil
+}

@@ -21,13 +21,13 @@ func hostname() string {
 	return "localhost"
 }
 
-// processAlive is the default DB.ProcessAlive: the pid exists and, when a
+// ProcessAlive is how a backend checks a lease owner by default: the pid exists and, when a
 // start time was recorded, the process with that pid started at the same
 // time, so a recycled pid does not keep a dead launcher's lease alive. A
 // recorded start time means this platform can read start times, so an
 // unreadable one now means the process is gone or a zombie (exited, not
 // reaped yet).
-func processAlive(o Owner) bool {
+func ProcessAlive(o Owner) bool {
 	if o.PID <= 0 || !pidExists(o.PID) {
 		return false
 	}

@@ -37,7 +37,7 @@ const (
 type Config struct {
 	// Open opens the ledger; nil DB and nil error mean there is none yet
 	// (every tool then answers empty).
-	Open func() (*ledger.DB, error)
+	Open func() (ledger.Ledger, error)
 	// WorkstreamID is the one workstream served; "" answers empty.
 	WorkstreamID string
 	// RepoFingerprint, when set, must match the workstream's repository:
@@ -88,7 +88,7 @@ type tools struct{ c Config }
 
 // scope opens the ledger and checks the workstream; ok=false means there
 // is nothing to read yet (the caller answers empty, not an error).
-func (t *tools) scope(ctx context.Context) (db *ledger.DB, ws ledger.Workstream, ok bool, err error) {
+func (t *tools) scope(ctx context.Context) (db ledger.Ledger, ws ledger.Workstream, ok bool, err error) {
 	if t.c.WorkstreamID == "" || t.c.Open == nil {
 		return nil, ws, false, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,7 +29,7 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := ledger.Open(ctx, home)
+	db, err := sqlite.Open(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func newFixture(t *testing.T) fixture {
 
 func (f fixture) config(wsID, runID string) mcpserver.Config {
 	return mcpserver.Config{WorkstreamID: wsID, RunID: runID, RepoFingerprint: timelinefix.Scope.RepoFingerprint,
-		Open: func() (*ledger.DB, error) { return ledger.Open(context.Background(), f.home) }}
+		Open: func() (ledger.Ledger, error) { return sqlite.Open(context.Background(), f.home) }}
 }
 
 // connect runs the server over in-memory transports and returns a client.
@@ -252,7 +253,7 @@ func TestScope(t *testing.T) {
 	if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "another repository") {
 		t.Fatalf("foreign workstream: %+v", res.Content)
 	}
-	empty := mcpserver.Config{Open: func() (*ledger.DB, error) { return nil, nil }, WorkstreamID: "w"}
+	empty := mcpserver.Config{Open: func() (ledger.Ledger, error) { return nil, nil }, WorkstreamID: "w"}
 	cs = connect(t, empty)
 	var out struct{ Hits []mcpserver.Hit }
 	if res := call(t, cs, mcpserver.ToolSearch, nil, &out); res.IsError || out.Hits == nil || len(out.Hits) != 0 {

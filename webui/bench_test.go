@@ -11,6 +11,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/webui"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkTimelineBig(b *testing.B) {
 	events := envInt("AI_MEMORY_UI_BENCH_EVENTS", 100_000)
 	runs := envInt("AI_MEMORY_UI_BENCH_RUNS", 20)
 	ctx := context.Background()
-	db, err := ledger.Open(ctx, b.TempDir())
+	db, err := sqlite.Open(ctx, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}

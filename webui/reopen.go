@@ -2,7 +2,6 @@ package webui
 
 import (
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,9 +13,9 @@ import (
 // store is the ledger the pages read and the sessions compiled from it.
 // It is replaced as a whole when the ledger file is.
 type store struct {
-	db    *ledger.DB
+	db    ledger.Ledger
 	cache *history.Cache
-	file  os.FileInfo // ledger.db when db was opened; nil: unknown
+	file  os.FileInfo // the ledger file when db was opened; nil: unknown or none
 }
 
 // reopenCheck is how often a request may look whether the ledger file was
@@ -28,23 +27,30 @@ const reopenCheck = time.Second
 const closeGrace = time.Minute
 
 // replacer swaps the store when `ledger rebuild` (or a restore) put a new
-// ledger.db in place of the one the server opened: the old descriptor
+// ledger file in place of the one the server opened: the old descriptor
 // would keep serving the old file forever.
 type replacer struct {
 	cur     atomic.Pointer[store]
-	reopen  func() (*ledger.DB, error) // nil: never reopen
-	mu      sync.Mutex                 // one check at a time
+	reopen  func() (ledger.Ledger, error) // nil: never reopen
+	mu      sync.Mutex                    // one check at a time
 	checked time.Time
 	stat    func(string) (os.FileInfo, error)
 }
 
 // newStore records db with the identity of its file.
-func newStore(db *ledger.DB, stat func(string) (os.FileInfo, error)) *store {
+func newStore(db ledger.Ledger, stat func(string) (os.FileInfo, error)) *store {
 	fi, _ := stat(ledgerFile(db))
 	return &store{db: db, cache: history.NewCache(), file: fi}
 }
 
-func ledgerFile(db *ledger.DB) string { return filepath.Join(db.Home(), "ledger.db") }
+// ledgerFile is the file db lives in; "" for a ledger that has none (a
+// server ledger is never replaced under the server's feet this way).
+func ledgerFile(db ledger.Ledger) string {
+	if f, ok := db.(ledger.FileBacked); ok {
+		return f.File()
+	}
+	return ""
+}
 
 // current returns the store to serve from, first reopening the ledger when
 // its file was replaced (checked at most once per reopenCheck). A file that

@@ -26,10 +26,10 @@ type Options struct {
 	// unless ?all=1 asks for every checkout. Zero means all.
 	Scope ledger.Scope
 	Now   func() time.Time // nil: time.Now
-	// Reopen opens the ledger again; when set, a ledger.db replaced on disk
+	// Reopen opens the ledger again; when set, a ledger file (FileBacked) replaced on disk
 	// (by `ai-memory ledger rebuild` into a new file, or a restore) is
 	// detected and reopened, without restarting the server.
-	Reopen func() (*ledger.DB, error)
+	Reopen func() (ledger.Ledger, error)
 }
 
 // Server renders the pages. It only reads the ledger.
@@ -40,7 +40,7 @@ type Server struct {
 }
 
 // New returns a server over db.
-func New(db *ledger.DB, opts Options) (*Server, error) {
+func New(db ledger.Ledger, opts Options) (*Server, error) {
 	if opts.Token == "" {
 		return nil, errors.New("webui: empty token")
 	}
@@ -58,7 +58,7 @@ func New(db *ledger.DB, opts Options) (*Server, error) {
 
 // DB returns the ledger the server reads now (it changes when the file is
 // replaced and Options.Reopen is set); the caller closes it at exit.
-func (s *Server) DB() *ledger.DB { return s.state.cur.Load().db }
+func (s *Server) DB() ledger.Ledger { return s.state.cur.Load().db }
 
 // store returns what this request reads.
 func (s *Server) store() *store { return s.state.current(s.opts.Now()) }

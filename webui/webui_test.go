@@ -17,6 +17,7 @@ import (
 	"github.com/ai-memory/ai-memory/history"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/webui"
 )
 
@@ -24,23 +25,23 @@ const token = "t0k3n"
 
 type fixture struct {
 	srv  *httptest.Server
-	db   *ledger.DB
+	db   ledger.Ledger
 	ws   ledger.Workstream
 	runs []ledger.Run
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	return newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+	return newFixtureWith(t, func(ctx context.Context, db ledger.Ledger) (ledger.Workstream, error) {
 		return timelinefix.Build(ctx, db, "parser", timelinefix.ThreeRuns())
 	})
 }
 
 // newFixtureWith serves a ledger holding the workstream build records.
-func newFixtureWith(t *testing.T, build func(context.Context, *ledger.DB) (ledger.Workstream, error)) fixture {
+func newFixtureWith(t *testing.T, build func(context.Context, ledger.Ledger) (ledger.Workstream, error)) fixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := ledger.Open(ctx, t.TempDir())
+	db, err := sqlite.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ func TestPages(t *testing.T) {
 // events its summary leaves out and links the timeline at them.
 func TestSessionPagePartial(t *testing.T) {
 	n := history.MaxSummaryEvents + 400
-	f := newFixtureWith(t, func(ctx context.Context, db *ledger.DB) (ledger.Workstream, error) {
+	f := newFixtureWith(t, func(ctx context.Context, db ledger.Ledger) (ledger.Workstream, error) {
 		return timelinefix.BuildBig(ctx, db, "big", n, 1)
 	})
 	resp, body := f.get(t, "GET", "/w/"+f.ws.ID+"/s/"+f.runs[0].ID, "", true)
@@ -241,7 +242,7 @@ func TestLiveSessionList(t *testing.T) {
 func TestReopenReplacedLedger(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := ledger.Open(ctx, home)
+	db, err := sqlite.Open(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestReopenReplacedLedger(t *testing.T) {
 	var clock atomic.Int64 // seconds; every request is 2 s later
 	s, err := webui.New(db, webui.Options{Token: token, Hosts: []string{"ui.test"},
 		Now:    func() time.Time { return time.Unix(clock.Add(2), 0) },
-		Reopen: func() (*ledger.DB, error) { return ledger.Open(ctx, home) }})
+		Reopen: func() (ledger.Ledger, error) { return sqlite.Open(ctx, home) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +273,7 @@ func TestReopenReplacedLedger(t *testing.T) {
 	for _, f := range []string{"ledger.db", "ledger.db-wal", "ledger.db-shm"} {
 		os.Rename(filepath.Join(home, f), filepath.Join(aside, f))
 	}
-	fresh, err := ledger.Open(ctx, home)
+	fresh, err := sqlite.Open(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}

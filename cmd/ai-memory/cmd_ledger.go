@@ -28,11 +28,11 @@ func newLedgerCommand() *cli.Command {
 }
 
 func runLedgerRebuild(ctx context.Context, env ledgerCLIEnv) error {
-	home, err := ledger.DefaultHome(env.getenv)
+	w, err := ledger.DefaultWhere(env.getenv)
 	if err != nil {
 		return err
 	}
-	db, err := ledger.Open(ctx, home)
+	db, err := ledger.Open(ctx, w)
 	if err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func runLog(ctx context.Context, env ledgerCLIEnv, o logOpts) error {
 
 // loadTimeline is an empty timeline (and no error) when there is no ledger
 // or no workstream yet: nothing to show is not a failure.
-func loadTimeline(ctx context.Context, env ledgerCLIEnv, flag string) (history.Timeline, *ledger.DB, error) {
+func loadTimeline(ctx context.Context, env ledgerCLIEnv, flag string) (history.Timeline, ledger.Ledger, error) {
 	db, err := openLedgerIfExists(ctx, env)
 	if err != nil || db == nil {
 		return history.Timeline{}, nil, err
@@ -99,7 +99,7 @@ func loadTimeline(ctx context.Context, env ledgerCLIEnv, flag string) (history.T
 	return t, db, err
 }
 
-func logJSON(ctx context.Context, w io.Writer, db *ledger.DB, t history.Timeline, verbose bool) error {
+func logJSON(ctx context.Context, w io.Writer, db ledger.Ledger, t history.Timeline, verbose bool) error {
 	out := make([]sessionJSON, 0, len(t.Sessions))
 	for i := len(t.Sessions) - 1; i >= 0; i-- {
 		s := sessionJSON{Session: t.Sessions[i]}
@@ -139,7 +139,7 @@ func harnessColour(name string) string {
 // logChunk is how many events -v reads at a time.
 const logChunk = 1000
 
-func printLog(ctx context.Context, w io.Writer, db *ledger.DB, t history.Timeline, verbose, colour bool) error {
+func printLog(ctx context.Context, w io.Writer, db ledger.Ledger, t history.Timeline, verbose, colour bool) error {
 	paint := func(style, s string) string {
 		if !colour || style == "" {
 			return s
@@ -167,7 +167,7 @@ func printLog(ctx context.Context, w io.Writer, db *ledger.DB, t history.Timelin
 	return nil
 }
 
-func printSessionEvents(ctx context.Context, w io.Writer, db *ledger.DB, wsID string, s history.Session, paint func(string, string) string) error {
+func printSessionEvents(ctx context.Context, w io.Writer, db ledger.Ledger, wsID string, s history.Session, paint func(string, string) string) error {
 	if s.Handoff != nil {
 		state := "not confirmed"
 		if s.Handoff.Confirmed {

@@ -42,7 +42,7 @@ func newMCPCommand() *cli.Command {
 // tools answer empty.
 func mcpConfig(ctx context.Context, env ledgerCLIEnv, flag string) (mcpserver.Config, error) {
 	cfg := mcpserver.Config{Version: version, RunID: strings.TrimSpace(env.getenv("AI_MEMORY_RUN_ID")),
-		Open: func() (*ledger.DB, error) { return launcher.OpenExistingLedger(env.getenv) }}
+		Open: func() (ledger.Ledger, error) { return launcher.OpenExistingLedger(env.getenv) }}
 	if scope, err := cwdScope(env); err == nil {
 		cfg.RepoFingerprint = scope.RepoFingerprint
 	}

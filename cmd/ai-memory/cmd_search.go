@@ -97,7 +97,7 @@ func searchEvents(ctx context.Context, env ledgerCLIEnv, o searchOpts) ([]ledger
 
 // searchWorkstreamID picks the flag, then $AI_MEMORY_WORKSTREAM_ID (set for
 // a managed agent), then this worktree's selected workstream ("" if none).
-func searchWorkstreamID(ctx context.Context, db *ledger.DB, env ledgerCLIEnv, flag string) (string, error) {
+func searchWorkstreamID(ctx context.Context, db ledger.Ledger, env ledgerCLIEnv, flag string) (string, error) {
 	if id := strings.TrimSpace(flag); id != "" {
 		return id, nil
 	}

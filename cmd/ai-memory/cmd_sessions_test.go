@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/sessionindex"
 	"github.com/urfave/cli/v2"
 )
@@ -349,7 +350,7 @@ func TestSessionsLedgerAliveBrokenLedgerCountsAsAlive(t *testing.T) {
 func TestSessionsLedgerAliveSeesLiveRun(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := ledger.Open(ctx, home)
+	db, err := sqlite.Open(ctx, home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func sessRequireFlags(c *cli.Context, names ...string) error {
 // ledger cannot be read, sessions count as alive: without evidence either
 // way, a running session must not be marked interrupted.
 func sessLedgerAlive(ctx context.Context, getenv func(string) string, warn io.Writer) (func(string, string) bool, func()) {
-	var db *ledger.DB
+	var db ledger.Ledger
 	var opened, broken bool
 	alive := func(runtime, nativeID string) bool {
 		if !opened {
@@ -176,7 +176,7 @@ func sessLedgerAlive(ctx context.Context, getenv func(string) string, warn io.Wr
 	}
 }
 
-func sessOpenExistingLedger(_ context.Context, getenv func(string) string) (*ledger.DB, error) {
+func sessOpenExistingLedger(_ context.Context, getenv func(string) string) (ledger.Ledger, error) {
 	if _, err := ledger.DefaultHome(getenv); err != nil {
 		return nil, nil // no data home: no ai-memory run can exist
 	}

@@ -66,7 +66,7 @@ func runUI(ctx context.Context, env ledgerCLIEnv, errw io.Writer, addr string, o
 	}
 	scope, _ := cwdScope(env) // outside a checkout: every workstream
 	srv, err := webui.New(db, webui.Options{Token: token, Hosts: webui.AllowedHosts(ln.Addr()), Scope: scope,
-		Reopen: func() (*ledger.DB, error) { return reopenLedger(ctx, env) }})
+		Reopen: func() (ledger.Ledger, error) { return reopenLedger(ctx, env) }})
 	if err != nil {
 		db.Close()
 		return err
@@ -119,7 +119,7 @@ func openBrowser(url string) error {
 
 // reopenLedger opens the ledger again for the ui after its file was
 // replaced; a ledger that is gone is an error (the ui keeps the old one).
-func reopenLedger(ctx context.Context, env ledgerCLIEnv) (*ledger.DB, error) {
+func reopenLedger(ctx context.Context, env ledgerCLIEnv) (ledger.Ledger, error) {
 	db, err := openLedgerIfExists(ctx, env)
 	if err == nil && db == nil {
 		err = errors.New("the ledger is gone")

@@ -33,7 +33,7 @@ func newLedgerCLIEnv(c *cli.Context) (ledgerCLIEnv, error) {
 
 // openLedgerIfExists opens the ledger without creating one: read-only
 // commands must not leave a data directory behind. nil means no ledger yet.
-func openLedgerIfExists(_ context.Context, env ledgerCLIEnv) (*ledger.DB, error) {
+func openLedgerIfExists(_ context.Context, env ledgerCLIEnv) (ledger.Ledger, error) {
 	return launcher.OpenExistingLedger(env.getenv)
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,16 +18,16 @@ import (
 // project's session index (whose liveness check reads the ledger). The
 // ledger is opened for inspection only: doctor never migrates or writes.
 func ledgerChecks(ctx context.Context, env doctorEnv) []check {
-	home, err := ledger.DefaultHome(env.getenv)
+	w, err := ledger.DefaultWhere(env.getenv)
 	if err != nil {
 		return []check{newCheck(harness.LevelFail, "ledger", err.Error(), nil)}
 	}
-	path := filepath.Join(home, "ledger.db")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	ok, path, err := ledger.Exists(ctx, w)
+	if !ok && err == nil {
 		msg := "no ledger yet at " + path + " (the first `ai-memory run` creates it)"
 		return append([]check{newCheck(harness.LevelInfo, "ledger", msg, map[string]any{"path": path})}, indexCheck(env, noRuns))
 	}
-	db, err := ledger.OpenForCheck(ctx, home)
+	db, err := ledger.OpenForCheck(ctx, w)
 	if err != nil {
 		return append([]check{newCheck(harness.LevelFail, "ledger", err.Error(), map[string]any{"path": path})}, indexCheck(env, unknownRuns))
 	}
@@ -100,7 +99,7 @@ func sizeCheck(h ledger.Health) check {
 
 // leasesCheck lists the launchers running now; a lease whose process is
 // gone is a warning (the next run of that workstream takes it over).
-func leasesCheck(ctx context.Context, db *ledger.DB, h ledger.Health, now time.Time) check {
+func leasesCheck(ctx context.Context, db ledger.Ledger, h ledger.Health, now time.Time) check {
 	var words []string
 	var list []map[string]any
 	level := harness.LevelOK
@@ -172,7 +171,7 @@ func unknownRuns(sessionindex.Record) bool { return true }
 
 // ledgerRuns asks the ledger whether a live run holds a record's session;
 // a ledger that cannot answer counts as live.
-func ledgerRuns(ctx context.Context, db *ledger.DB) func(sessionindex.Record) bool {
+func ledgerRuns(ctx context.Context, db ledger.Ledger) func(sessionindex.Record) bool {
 	return func(r sessionindex.Record) bool {
 		ok, err := db.LiveRunForSession(ctx, r.Runtime, r.NativeSessionID)
 		return ok || err != nil

@@ -13,7 +13,7 @@ import (
 // alternating claude and codex launches, generated batch by batch (constant
 // memory): a prompt, then tool calls, results and answers of seeded
 // pseudo-words (a skewed vocabulary, so some words are common).
-func BuildBig(ctx context.Context, db *ledger.DB, name string, events, runs int) (ledger.Workstream, error) {
+func BuildBig(ctx context.Context, db ledger.Ledger, name string, events, runs int) (ledger.Workstream, error) {
 	ws, err := db.SelectWorkstream(ctx, Scope, ledger.Selector{Name: name, Create: true})
 	if err != nil {
 		return ws, err

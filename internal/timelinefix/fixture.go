@@ -29,7 +29,7 @@ type Run struct {
 }
 
 // Build creates workstream name in Scope and records runs in order.
-func Build(ctx context.Context, db *ledger.DB, name string, runs []Run) (ledger.Workstream, error) {
+func Build(ctx context.Context, db ledger.Ledger, name string, runs []Run) (ledger.Workstream, error) {
 	ws, err := db.SelectWorkstream(ctx, Scope, ledger.Selector{Name: name, Create: true})
 	if err != nil {
 		return ws, err
@@ -42,7 +42,7 @@ func Build(ctx context.Context, db *ledger.DB, name string, runs []Run) (ledger.
 	return ws, nil
 }
 
-func record(ctx context.Context, db *ledger.DB, wsID string, r Run) error {
+func record(ctx context.Context, db ledger.Ledger, wsID string, r Run) error {
 	run, _, err := db.AcquireLease(ctx, wsID, r.Harness, ledger.CurrentOwner())
 	if err != nil {
 		return fmt.Errorf("acquire lease: %w", err)

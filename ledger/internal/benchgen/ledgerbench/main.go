@@ -17,6 +17,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/internal/benchgen"
+	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 type config struct {
@@ -65,7 +66,7 @@ func run(ctx context.Context, c config) error {
 	if _, err := os.Stat(c.home); (err == nil) != c.searchOnly {
 		return fmt.Errorf("%s: pass a new directory (or an existing one with -search-only)", c.home)
 	}
-	db, err := ledger.Open(ctx, c.home)
+	db, err := sqlite.Open(ctx, c.home)
 	if err != nil {
 		return err
 	}
@@ -101,7 +102,7 @@ func run(ctx context.Context, c config) error {
 	return sizes(c.home, text)
 }
 
-func makeWorkstreams(ctx context.Context, db *ledger.DB, n int) ([]string, error) {
+func makeWorkstreams(ctx context.Context, db *sqlite.DB, n int) ([]string, error) {
 	ids := make([]string, n)
 	for i := range ids {
 		s := ledger.Scope{RepoFingerprint: fmt.Sprintf("repo-%d", i), WorktreeFingerprint: "wt"}
@@ -123,7 +124,7 @@ type batchRef struct {
 // over the whole table, as with interleaved real use) and keeps a sample of
 // batches for the re-import measurement. Only the time spent inside Append
 // counts, not generating the synthetic events.
-func ingest(ctx context.Context, db *ledger.DB, g *benchgen.Gen, wss []string, c config) (int64, []batchRef, error) {
+func ingest(ctx context.Context, db *sqlite.DB, g *benchgen.Gen, wss []string, c config) (int64, []batchRef, error) {
 	var text int64
 	var sample []batchRef
 	var total, chunk time.Duration
@@ -167,7 +168,7 @@ func events(g *benchgen.Gen, ws string, from, n, avg int) []ledger.EventInput {
 	return out
 }
 
-func reimport(ctx context.Context, db *ledger.DB, wss []string, sample []batchRef) error {
+func reimport(ctx context.Context, db *sqlite.DB, wss []string, sample []batchRef) error {
 	start := time.Now()
 	n := 0
 	for _, b := range sample {
@@ -191,7 +192,7 @@ type searcher struct {
 	run  func(ctx context.Context, ws, q string) (time.Duration, int, error)
 }
 
-func inProcess(db *ledger.DB) searcher {
+func inProcess(db *sqlite.DB) searcher {
 	return searcher{"in-process", func(ctx context.Context, ws, q string) (time.Duration, int, error) {
 		t0 := time.Now()
 		evs, err := db.Search(ctx, ws, q, 20)

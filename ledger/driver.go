@@ -1,0 +1,112 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Driver opens the ledgers of one backend. A backend package registers its
+// driver in init (the way database/sql drivers do), and the binary imports
+// the backends it ships with (cmd/ai-memory/ledgers.go).
+type Driver interface {
+	// Open opens, creating and migrating if needed, the ledger at w.
+	Open(ctx context.Context, w Where) (Ledger, error)
+	// OpenForCheck opens an existing ledger for inspection only: it
+	// neither migrates nor writes, whatever the schema version.
+	OpenForCheck(ctx context.Context, w Where) (Ledger, error)
+	// Exists reports whether the ledger at w was ever created, creating
+	// nothing; desc names it for messages (a file path, a server address).
+	Exists(ctx context.Context, w Where) (ok bool, desc string, err error)
+}
+
+// Where says where a ledger and its data live. They are separate: the data
+// home always is a local directory (run directories, segments, state
+// snapshots), while the ledger may be a file in it or a server.
+type Where struct {
+	// Home is the data home (DefaultHome).
+	Home string
+	// Location is the ledger: empty or a plain path picks the default
+	// backend ("" = its usual place in Home); "scheme://…" picks the
+	// backend registered for scheme.
+	Location string
+}
+
+// DefaultScheme names the backend of a Location without a scheme.
+const DefaultScheme = "sqlite"
+
+var (
+	driversMu sync.RWMutex
+	drivers   = map[string]Driver{}
+)
+
+// Register makes a backend available under scheme. It panics when scheme
+// is registered twice or d is nil: both are programming errors.
+func Register(scheme string, d Driver) {
+	driversMu.Lock()
+	defer driversMu.Unlock()
+	if d == nil {
+		panic("ledger: Register driver is nil")
+	}
+	if _, dup := drivers[scheme]; dup {
+		panic("ledger: Register called twice for scheme " + scheme)
+	}
+	drivers[scheme] = d
+}
+
+// Schemes lists the registered backends, sorted.
+func Schemes() []string {
+	driversMu.RLock()
+	defer driversMu.RUnlock()
+	out := make([]string, 0, len(drivers))
+	for s := range drivers {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Open opens (creating if needed) the ledger at w with the backend its
+// Location names.
+func Open(ctx context.Context, w Where) (Ledger, error) {
+	d, err := driverFor(w.Location)
+	if err != nil {
+		return nil, err
+	}
+	return d.Open(ctx, w)
+}
+
+// OpenForCheck opens the existing ledger at w for inspection only.
+func OpenForCheck(ctx context.Context, w Where) (Ledger, error) {
+	d, err := driverFor(w.Location)
+	if err != nil {
+		return nil, err
+	}
+	return d.OpenForCheck(ctx, w)
+}
+
+// Exists reports whether the ledger at w was ever created, creating nothing.
+func Exists(ctx context.Context, w Where) (bool, string, error) {
+	d, err := driverFor(w.Location)
+	if err != nil {
+		return false, "", err
+	}
+	return d.Exists(ctx, w)
+}
+
+// driverFor picks the backend by the location's scheme.
+func driverFor(location string) (Driver, error) {
+	scheme := DefaultScheme
+	if i := strings.Index(location, "://"); i > 0 {
+		scheme = location[:i]
+	}
+	driversMu.RLock()
+	d, ok := drivers[scheme]
+	driversMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("open ledger: no %q backend in this ai-memory (known: %s)", scheme, strings.Join(Schemes(), ", "))
+	}
+	return d, nil
+}

@@ -1,0 +1,212 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// pending is an event ready to insert.
+type pending struct {
+	in    ledger.EventInput // sanitized, full content
+	id    string
+	idRaw []byte
+	meta  sql.NullString
+	// fromFields is set when id was computed from in (not read from a
+	// segment), so the row can skip re-hashing to prove it derivable.
+	fromFields bool
+	// ord is the sequence this late event is shown before (0: its own).
+	ord int64
+}
+
+// Append adds a batch atomically and idempotently: events are redacted and
+// given deterministic ids; ids already stored are skipped without touching
+// the FTS index; the new events go to an immutable JSONL segment first and
+// then, in one transaction, into the events table and the FTS index, with
+// the cursor and the workstream's counters. A replay adds nothing.
+func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, error) {
+	runID := b.RunID
+	if runID == "" {
+		runID = "import"
+	}
+	if !safeRunID.MatchString(runID) {
+		return ledger.AppendResult{}, fmt.Errorf("append: run id %q is not a valid id", b.RunID)
+	}
+	evs, res, err := prepareBatch(b.Events)
+	if err != nil {
+		return ledger.AppendResult{}, err
+	}
+	var createdSeg string
+	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
+		var err error
+		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
+		return stateOfBatch(b), err
+	})
+	if err != nil && createdSeg != "" {
+		os.Remove(filepath.Join(db.home, filepath.FromSlash(createdSeg)))
+	}
+	if err != nil {
+		return ledger.AppendResult{}, db.wrap(err, "append events")
+	}
+	return res, nil
+}
+
+// prepareBatch validates, redacts and ids the events, dropping blank ones
+// and duplicates inside the batch.
+func prepareBatch(in []ledger.EventInput) ([]pending, ledger.AppendResult, error) {
+	var res ledger.AppendResult
+	seen := make(map[string]bool, len(in))
+	out := make([]pending, 0, len(in))
+	for i, e := range in {
+		if strings.TrimSpace(e.Harness) == "" || !e.Kind.Valid() {
+			return nil, res, fmt.Errorf("append: event %d has an empty harness or unknown kind %q", i, e.Kind)
+		}
+		s, err := ledger.Sanitize(e)
+		if err != nil {
+			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
+		}
+		if isBlank(s.Content) {
+			res.Dropped++
+			continue
+		}
+		p, err := newPending(s)
+		if err != nil {
+			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
+		}
+		if seen[p.id] {
+			res.Skipped++
+			continue
+		}
+		seen[p.id] = true
+		out = append(out, p)
+	}
+	return out, res, nil
+}
+
+func newPending(s ledger.EventInput) (pending, error) {
+	p := pending{in: s, id: ledger.DeriveEventID(s.SourceRecordID, s, s.Content), fromFields: true}
+	p.idRaw, _ = hex.DecodeString(p.id)
+	if s.Metadata != nil {
+		b, err := json.Marshal(s.Metadata)
+		if err != nil {
+			return p, fmt.Errorf("encode metadata: %w", err)
+		}
+		p.meta = sql.NullString{String: string(b), Valid: true}
+	}
+	return p, nil
+}
+
+// appendTx is the transactional part of Append. It returns the path of a
+// segment it created (for removal if the transaction fails).
+func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b ledger.Batch, runID string, evs []pending, res *ledger.AppendResult) (string, error) {
+	wsk, last, err := workstreamCounters(ctx, tx, b.WorkstreamID)
+	if err != nil {
+		return "", err
+	}
+	fresh, err := filterPresent(ctx, tx, wsk, evs)
+	if err != nil {
+		return "", err
+	}
+	res.Skipped += len(evs) - len(fresh)
+	res.LastSequence = last
+	created := ""
+	if len(fresh) > 0 {
+		if created, err = db.insertFresh(ctx, tx, b.WorkstreamID, runID, wsk, last, fresh, res); err != nil {
+			return created, err
+		}
+	}
+	if c := b.Cursor; c != nil {
+		_, err = tx.ExecContext(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, db.nowMicro())
+	}
+	return created, err
+}
+
+func workstreamCounters(ctx context.Context, tx *sql.Tx, wsID string) (wsk, last int64, err error) {
+	err = tx.QueryRowContext(ctx, sqlWorkstreamCounters, wsID).Scan(&wsk, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ledger.Errorf(ledger.ErrNotFound, "workstream %s does not exist; list them with `ai-memory workstreams`", wsID)
+	}
+	return wsk, last, err
+}
+
+// filterPresent drops events whose id is already stored for the workstream.
+// A stored event is looked up by its occurrence time and id key (the dedupe
+// index's order; see migrations/0003): timed events within the time range of
+// their chunk, untimed ones among the untimed.
+func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([]pending, error) {
+	present := make(map[string]bool)
+	var timed, untimed []pending
+	for _, p := range evs {
+		if p.in.OccurredAt.IsZero() {
+			untimed = append(untimed, p)
+		} else {
+			timed = append(timed, p)
+		}
+	}
+	const chunk = 500
+	for _, group := range [][]pending{timed, untimed} {
+		for i := 0; i < len(group); i += chunk {
+			q, args := presentQuery(wsk, group[i:min(i+chunk, len(group))])
+			if err := collectIDs(ctx, tx, q, args, present); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := evs[:0:0]
+	for _, p := range evs {
+		if !present[p.id] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// presentQuery is the lookup of part, which is all timed or all untimed.
+func presentQuery(wsk int64, part []pending) (string, []any) {
+	args := make([]any, 0, len(part)+3)
+	q := sqlPresentUntimedPrefix
+	args = append(args, wsk)
+	if t := part[0].in.OccurredAt; !t.IsZero() {
+		lo, hi := t.UnixMicro(), t.UnixMicro()
+		for _, p := range part[1:] {
+			lo, hi = min(lo, p.in.OccurredAt.UnixMicro()), max(hi, p.in.OccurredAt.UnixMicro())
+		}
+		q = sqlPresentTimedPrefix
+		args = append(args, lo, hi)
+	}
+	for _, p := range part {
+		args = append(args, idKey(p.idRaw))
+	}
+	return q + strings.Repeat(",?", len(part))[1:] + ")", args
+}
+
+// idKey is the first 8 bytes of an event id as an integer.
+func idKey(id []byte) int64 { return int64(binary.BigEndian.Uint64(id[:8])) }
+
+func collectIDs(ctx context.Context, tx *sql.Tx, q string, args []any, into map[string]bool) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id []byte
+		var row ledger.EventInput
+		var kind string
+		if err := rows.Scan(&id, &row.Harness, &row.NativeSessionID, &row.SourceRecordID, &row.BlockIndex, &kind, &row.Content); err != nil {
+			return err
+		}
+		row.Kind = ledger.Kind(kind)
+		into[storedOrDerivedID(id, row)] = true
+	}
+	return rows.Err()
+}

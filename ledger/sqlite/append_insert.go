@@ -1,0 +1,150 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// insertFresh numbers the new events, writes their segment, inserts the rows
+// and indexes them in FTS set-based (one INSERT ... SELECT for the batch,
+// far cheaper than per-row triggers).
+func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, res *ledger.AppendResult) (string, error) {
+	now := fromMicro(db.nowMicro())
+	recs := make([]segmentRecord, len(fresh))
+	for i, p := range fresh {
+		recs[i] = toRecord(wsID, runID, last+int64(i)+1, p, now)
+	}
+	srcs := sourceIDs{}
+	if err := placeLate(ctx, tx, wsk, srcs, fresh, recs); err != nil {
+		return "", err
+	}
+	data, err := encodeSegment(recs)
+	if err != nil {
+		return "", err
+	}
+	rel, created, err := db.writeSegment(wsID, segmentBase(runID, data), data)
+	if err != nil {
+		return "", err
+	}
+	res.SegmentPath = rel
+	createdPath := ""
+	if created {
+		createdPath = rel
+	}
+	segID, err := segmentID(ctx, tx, wsk, rel, now.UnixMicro())
+	if err != nil {
+		return createdPath, err
+	}
+	if err := insertRows(ctx, tx, wsk, segID, srcs, fresh, recs); err != nil {
+		return createdPath, err
+	}
+	res.Added = len(fresh)
+	res.LastSequence = last + int64(len(fresh))
+	_, err = tx.ExecContext(ctx, sqlBumpWorkstream, now.UnixMicro(), res.LastSequence, len(fresh), wsk)
+	return createdPath, err
+}
+
+func toRecord(wsID, runID string, seq int64, p pending, now time.Time) segmentRecord {
+	r := segmentRecord{V: segmentVersion, WorkstreamID: wsID, RunID: runID, Sequence: seq, EventID: p.id,
+		Harness: p.in.Harness, NativeSessionID: p.in.NativeSessionID, SourceRecordID: p.in.SourceRecordID,
+		BlockIndex: p.in.BlockIndex, Kind: p.in.Kind, Role: p.in.Role, Metadata: p.in.Metadata,
+		Content: p.in.Content, CreatedAt: now}
+	if !p.in.OccurredAt.IsZero() {
+		t := p.in.OccurredAt
+		r.OccurredAt = &t
+	}
+	return r
+}
+
+// segmentID records a segment (with the creation time its events share)
+// and returns its row id.
+func segmentID(ctx context.Context, tx *sql.Tx, wsk int64, rel string, createdAt int64) (int64, error) {
+	if _, err := tx.ExecContext(ctx, sqlInsertSegment, wsk, rel, createdAt); err != nil {
+		return 0, err
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, sqlSegmentID, rel).Scan(&id)
+	return id, err
+}
+
+// sourceIDs resolves (harness, native session) pairs to their sources row,
+// creating missing ones. It caches within one transaction only, so a rolled
+// back insert is never remembered.
+type sourceIDs map[[2]string]int64
+
+func (c sourceIDs) get(ctx context.Context, tx *sql.Tx, harness, session string) (int64, error) {
+	k := [2]string{harness, session}
+	if id, ok := c[k]; ok {
+		return id, nil
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, sqlSourceID, harness, session).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, sqlInsertSource, harness, session).Scan(&id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("record source %s/%s: %w", harness, session, err)
+	}
+	c[k] = id
+	return id, nil
+}
+
+// insertRows inserts the events and indexes exactly those rows in FTS: the
+// rowids of rows inserted in one write transaction are consecutive from the
+// first one, so "rid >= first" selects precisely this batch.
+func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []segmentRecord) error {
+	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	var first int64
+	for i, p := range fresh {
+		src, err := srcs.get(ctx, tx, p.in.Harness, p.in.NativeSessionID)
+		if err != nil {
+			return err
+		}
+		r, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, recs[i])...)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			if first, err = r.LastInsertId(); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err = tx.ExecContext(ctx, sqlIndexEventsFrom, first); err != nil {
+		return err
+	}
+	return noteNewest(ctx, tx, srcs, fresh)
+}
+
+// rowArgs are the sqlInsertEvent arguments. The content is capped and the
+// event id is stored only when the stored fields do not derive it.
+func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
+	var occurred, ord sql.NullInt64
+	if r.Order > 0 {
+		ord = sql.NullInt64{Int64: r.Order, Valid: true}
+	}
+	if r.OccurredAt != nil {
+		occurred = sql.NullInt64{Int64: r.OccurredAt.UnixMicro(), Valid: true}
+	}
+	content := ledger.CapContent(r.Content)
+	row := ledger.EventInput{Harness: r.Harness, NativeSessionID: r.NativeSessionID, SourceRecordID: r.SourceRecordID,
+		BlockIndex: r.BlockIndex, Kind: r.Kind, Content: content}
+	var id any // NULL: derivable from the stored fields
+	switch {
+	case p.fromFields && content == r.Content:
+		// The id was hashed from exactly these fields: derivable.
+	case storedID(row, p.idRaw) != nil:
+		id = p.idRaw
+	}
+	return []any{wsk, r.Sequence, idKey(p.idRaw), id, src, r.SourceRecordID, r.BlockIndex,
+		string(r.Kind), r.Role, occurred, p.meta, content, segID, ord}
+}

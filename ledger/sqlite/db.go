@@ -1,0 +1,136 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// DB is an open ledger. It is safe for concurrent use by multiple goroutines,
+// and several processes may open the same home at once (SQLite WAL + busy
+// timeout); leases serialise the launchers, not the file.
+type DB struct {
+	// Now is the clock; tests replace it to drive lease expiry without sleeps.
+	Now func() time.Time
+	// ProcessAlive reports whether a lease owner's process still runs. The
+	// default checks the real process (pid exists and has the same start
+	// time); tests replace it.
+	ProcessAlive func(ledger.Owner) bool
+
+	sql    *sql.DB
+	home   string
+	path   string
+	busy   time.Duration
+	segFS  segmentFS
+	schema int
+}
+
+// Options tunes Open. The zero value gives the defaults.
+type Options struct {
+	// BusyTimeout is how long a statement waits for another process's write
+	// lock before failing with ErrLocked. Zero means DefaultBusyTimeout.
+	BusyTimeout time.Duration
+}
+
+// DefaultBusyTimeout bounds the wait for a write lock held by another process.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Open opens (creating if needed) the ledger in home with default options.
+func Open(ctx context.Context, home string) (*DB, error) {
+	return OpenWith(ctx, home, Options{})
+}
+
+// OpenWith opens the ledger in home: it creates home (0700) and ledger.db
+// (0600), applies the connection pragmas and the embedded migrations.
+func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = DefaultBusyTimeout
+	}
+	path, err := prepareFiles(home, opts.BusyTimeout)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{
+		Now:          time.Now,
+		ProcessAlive: ledger.ProcessAlive,
+		home:         home,
+		path:         path,
+		busy:         opts.BusyTimeout,
+		segFS:        osFS{},
+	}
+	if db.sql, err = openSQLite(path, opts.BusyTimeout); err != nil {
+		return nil, fmt.Errorf("open ledger %s: %w", path, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.sql.Close()
+		return nil, db.wrap(err, "open ledger "+path)
+	}
+	if err := db.ensureStateSnapshots(ctx); err != nil {
+		db.sql.Close()
+		return nil, db.wrap(err, "open ledger "+path)
+	}
+	return db, nil
+}
+
+// prepareFiles creates the home directory and, when there is no ledger.db
+// yet, a fully initialised one (createLedgerFile). The returned path always
+// names a SQLite file with its final page size in WAL mode, so processes
+// that open a fresh home at once only ever meet a complete file and then
+// wait on the busy timeout like every other writer.
+func prepareFiles(home string, busy time.Duration) (string, error) {
+	if home == "" {
+		return "", fmt.Errorf("open ledger: empty data directory")
+	}
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return "", fmt.Errorf("create data directory: %w", err)
+	}
+	path := filepath.Join(home, "ledger.db")
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return path, createLedgerFile(home, path, busy)
+	case err != nil:
+		return "", fmt.Errorf("open ledger file: %w", err)
+	case st.Size() == 0:
+		return path, initInPlace(path, busy)
+	}
+	return path, checkWritable(path)
+}
+
+// checkWritable fails with a permission error when this user cannot open
+// the existing ledger for writing. SQLite would otherwise fall back to a
+// read-only connection silently, and the first write, often long after the
+// agent started, would fail with "attempt to write a readonly database".
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("open ledger file: %w", err)
+	}
+	return f.Close()
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Home returns the data directory the ledger lives in.
+func (db *DB) Home() string { return db.home }
+
+// Location returns the ledger file, for messages.
+func (db *DB) Location() string { return db.path }
+
+// File returns the ledger file (FileBacked).
+func (db *DB) File() string { return db.path }
+
+// SchemaVersion returns the schema version of the open ledger.
+func (db *DB) SchemaVersion() int { return db.schema }
+
+func (db *DB) now() time.Time { return db.Now().UTC() }
+
+func (db *DB) nowMicro() int64 { return db.Now().UnixMicro() }

@@ -1,0 +1,138 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// Search finds the workstream's events matching query. An empty query lists
+// the newest events, latest in conversation order first; otherwise every token must match (see QuoteFTS)
+// and the newest SearchCandidates matches are ranked by bm25. limit is
+// clamped to 1..100, 0 meaning 20.
+func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
+	limit = clampLimit(limit)
+	sc, err := db.searchScope(ctx, wsID)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(query) == "" {
+		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, sc.wsk, limit)
+		ledger.SortConversation(evs)
+		slices.Reverse(evs)
+		return evs, err
+	}
+	q := QuoteFTS(query)
+	if q == "" {
+		return nil, nil // only punctuation: nothing the index could match
+	}
+	var cands []candidate
+	if sc.dominant() {
+		cands, err = db.candidates(ctx, sqlSearchCandidatesByRow, "content : ("+q+")", ledger.SearchCandidates, sc.wsk)
+	} else {
+		cands, err = db.candidates(ctx, sqlSearchCandidates, fmt.Sprintf(`ws : "w%d" AND content : (%s)`, sc.wsk, q), ledger.SearchCandidates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db.eventsByRid(ctx, wsID, rankCandidates(cands, query, limit))
+}
+
+// searchScope is a workstream's share of the ledger, which decides how a
+// search is scoped to it.
+type searchScope struct {
+	wsk, events, total int64
+}
+
+// dominant reports whether the workstream holds at least half of the
+// ledger's events. Then its "w<wsk>" FTS term is in (nearly) every row and
+// scoping inside the index costs more than it saves (one big workstream:
+// 30 ms instead of 1 ms for a rare 2-word query at 1M events); filtering
+// the matches by their row reads at most twice the candidates instead.
+func (s searchScope) dominant() bool { return s.events*2 >= s.total }
+
+func (db *DB) searchScope(ctx context.Context, wsID string) (searchScope, error) {
+	var s searchScope
+	err := db.sql.QueryRowContext(ctx, sqlSearchScope, wsID).Scan(&s.wsk, &s.events, &s.total)
+	return s, db.notFound(err, wsID, "read workstream")
+}
+
+// candidates runs a candidate query (rowid and content of the newest
+// matches, at most SearchCandidates).
+func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]candidate, error) {
+	rows, err := db.sql.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, db.wrap(err, "search")
+	}
+	defer rows.Close()
+	out := make([]candidate, 0, 64)
+	for rows.Next() {
+		var c candidate
+		if err := rows.Scan(&c.rid, &c.content); err != nil {
+			return nil, db.wrap(err, "search")
+		}
+		out = append(out, c)
+	}
+	return out, db.wrap(rows.Err(), "search")
+}
+
+// eventsByRid loads the events with those rowids, in the given order.
+func (db *DB) eventsByRid(ctx context.Context, wsID string, rids []int64) ([]ledger.Event, error) {
+	if len(rids) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(rids))
+	pos := make(map[int64]int, len(rids))
+	for i, r := range rids {
+		args[i], pos[r] = r, i
+	}
+	q := sqlEventsByRidPrefix + strings.Repeat(",?", len(rids))[1:] + ")"
+	evs, got, err := db.queryEventRows(ctx, wsID, true, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ledger.Event, len(rids))
+	for i, e := range evs {
+		out[pos[got[i]]] = e
+	}
+	return out, nil
+}
+
+func clampLimit(limit int) int {
+	switch {
+	case limit == 0:
+		return ledger.DefaultSearchLimit
+	case limit < 1:
+		return 1
+	case limit > ledger.MaxSearchLimit:
+		return ledger.MaxSearchLimit
+	}
+	return limit
+}
+
+// QuoteFTS turns free text into a safe FTS5 expression: every
+// whitespace-separated token becomes an FTS5 string (inner quotes doubled)
+// and the strings are ANDed. So `ai-memory`, `error: foo`, `foo.bar`, `C++`,
+// `NEAR(` or a stray quote are searched as text, never parsed as syntax.
+// Tokens without a letter or digit (which the unicode61 tokenizer would turn
+// into an empty phrase) are dropped; "" means nothing searchable is left.
+func QuoteFTS(query string) string {
+	var parts []string
+	for _, tok := range strings.Fields(query) {
+		if strings.IndexFunc(tok, isTokenRune) < 0 {
+			continue
+		}
+		parts = append(parts, `"`+strings.ReplaceAll(tok, `"`, `""`)+`"`)
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// isTokenRune mirrors unicode61's token characters: letters, numbers and
+// private-use code points.
+func isTokenRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+}
