@@ -22,7 +22,7 @@ unit: ## unit and end-to-end tests without the race detector
 	$(GO) test $(PKGS)
 
 race: ## unit and end-to-end tests with the race detector
-	$(GO) test -race -timeout 20m $(PKGS)
+	$(GO) test -race -parallel 4 -timeout 30m $(PKGS)
 
 lint: vet fmt-check ## go vet + gofmt check
 

@@ -47,12 +47,23 @@ func TestNoHarnessNamesOutsideTheirFiles(t *testing.T) {
 			if strings.HasSuffix(f, "_test.go") || ownFile(dir, filepath.Base(f), names) {
 				continue
 			}
+			rel, _ := filepath.Rel(root, f)
 			for _, hit := range harnessMentions(t, f, words) {
-				rel, _ := filepath.Rel(root, f)
+				if sharedStorePaths[filepath.ToSlash(rel)] == hit {
+					continue
+				}
 				t.Errorf("%s: %s names a harness; move it into that harness's descriptor or source file", rel, hit)
 			}
 		}
 	}
+}
+
+// sharedStorePaths are the mentions a harness's own file must make of
+// another harness's name because the CLI itself keeps its store there:
+// Antigravity (agy) writes under Gemini CLI's home, ~/.gemini/antigravity-cli.
+// The value is the exact mention harnessMentions reports.
+var sharedStorePaths = map[string]string{
+	"transcript/antigravity.go": `string ".gemini"`,
 }
 
 // ownFile reports whether file belongs to one harness: harness/<name>*.go or

@@ -152,6 +152,10 @@ func TestHarnessScripts(t *testing.T) {
 			continue
 		}
 		t.Run(d.Name, func(t *testing.T) {
+			// Harnesses run side by side: their scenarios mostly wait on
+			// fakes and leases, so with 13 harnesses a serial run spends
+			// most of its time idle (go test -parallel bounds how many run).
+			t.Parallel()
 			testscript.Run(t, testscript.Params{
 				Dir:                 filepath.Join("testdata", "harness"),
 				RequireExplicitExec: true,
