@@ -118,13 +118,14 @@ func FuzzToolFraming(f *testing.F) {
 		"Command: c\nDirectory: d\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)",
 		"Exit code 2\nerr", "out\n\n[Showing lines 1-2 of 9. Full output: /tmp/f]\n\nCommand exited with code 4",
 		"hello\n<shellId: 0 completed with exit code 0>", "<detached command with shellId: 1 completed with exit code 2>\n",
+		"hello\n\n\nWall time: 2.34 seconds", "x\n\nWall time: 0.10 seconds\n\nCommand exited with code 3",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
-			"copilot": copilotShellStatus,
+			"copilot": copilotShellStatus, "omp": ompBashStatus,
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})
