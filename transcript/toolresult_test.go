@@ -119,13 +119,14 @@ func FuzzToolFraming(f *testing.F) {
 		"Exit code 2\nerr", "out\n\n[Showing lines 1-2 of 9. Full output: /tmp/f]\n\nCommand exited with code 4",
 		"hello\n<shellId: 0 completed with exit code 0>", "<detached command with shellId: 1 completed with exit code 2>\n",
 		"hello\n\n\nWall time: 2.34 seconds", "x\n\nWall time: 0.10 seconds\n\nCommand exited with code 3",
+		"oops\nCommand failed with exit code: 2.", "Process exited with code 7\nCommand failed with exit code: 7.",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
-			"copilot": copilotShellStatus, "omp": ompBashStatus,
+			"copilot": copilotShellStatus, "omp": ompBashStatus, "kimi": kimiShellStatus,
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})
