@@ -120,6 +120,7 @@ func FuzzToolFraming(f *testing.F) {
 		"hello\n<shellId: 0 completed with exit code 0>", "<detached command with shellId: 1 completed with exit code 2>\n",
 		"hello\n\n\nWall time: 2.34 seconds", "x\n\nWall time: 0.10 seconds\n\nCommand exited with code 3",
 		"oops\nCommand failed with exit code: 2.", "Process exited with code 7\nCommand failed with exit code: 7.",
+		"\nboom\nExit code 2\n\n<cwd>/w</cwd>", `{"start_time":1,"end_time":2}`,
 	} {
 		f.Add(s)
 	}
@@ -127,6 +128,7 @@ func FuzzToolFraming(f *testing.F) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
 			"copilot": copilotShellStatus, "omp": ompBashStatus, "kimi": kimiShellStatus,
+			"crush": func(s string) (string, execReport) { return crushBashStatus(s, s) },
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})
