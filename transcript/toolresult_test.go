@@ -121,6 +121,7 @@ func FuzzToolFraming(f *testing.F) {
 		"hello\n\n\nWall time: 2.34 seconds", "x\n\nWall time: 0.10 seconds\n\nCommand exited with code 3",
 		"oops\nCommand failed with exit code: 2.", "Process exited with code 7\nCommand failed with exit code: 7.",
 		"\nboom\nExit code 2\n\n<cwd>/w</cwd>", `{"start_time":1,"end_time":2}`,
+		"Exit code: 137\nSignal: SIGKILL\npartial", "Exit code: 1 (No matches found)\n",
 	} {
 		f.Add(s)
 	}
@@ -128,7 +129,8 @@ func FuzzToolFraming(f *testing.F) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
 			"copilot": copilotShellStatus, "omp": ompBashStatus, "kimi": kimiShellStatus,
-			"crush": func(s string) (string, execReport) { return crushBashStatus(s, s) },
+			"command-code": commandCodeShellStatus,
+			"crush":        func(s string) (string, execReport) { return crushBashStatus(s, s) },
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})
