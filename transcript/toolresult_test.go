@@ -122,6 +122,7 @@ func FuzzToolFraming(f *testing.F) {
 		"oops\nCommand failed with exit code: 2.", "Process exited with code 7\nCommand failed with exit code: 7.",
 		"\nboom\nExit code 2\n\n<cwd>/w</cwd>", `{"start_time":1,"end_time":2}`,
 		"Exit code: 137\nSignal: SIGKILL\npartial", "Exit code: 1 (No matches found)\n",
+		"exit: 0 [truncated: showing first/last 1 KB of 9 KB - full output at: /tmp/o] [signal=SIGPIPE]\nx", "exit: killed (timeout)\n",
 	} {
 		f.Add(s)
 	}
@@ -129,8 +130,8 @@ func FuzzToolFraming(f *testing.F) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
 			"copilot": copilotShellStatus, "omp": ompBashStatus, "kimi": kimiShellStatus,
-			"command-code": commandCodeShellStatus,
-			"crush":        func(s string) (string, execReport) { return crushBashStatus(s, s) },
+			"command-code": commandCodeShellStatus, "grok": grokBashStatus,
+			"crush": func(s string) (string, execReport) { return crushBashStatus(s, s) },
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})
