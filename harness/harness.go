@@ -104,8 +104,7 @@ type MCPServer struct {
 }
 
 // File is a file the launcher must write (mode 0600) before spawning the
-// child. Path is always under Decision.RunDir; directories on the way are
-// created (0700) and go with the run directory.
+// child. Path is always under Decision.RunDir.
 type File struct {
 	Path    string
 	Content string

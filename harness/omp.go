@@ -22,8 +22,6 @@ func ompDescriptor() Descriptor {
 		Tested:     []string{"18.2.3"},
 		Planner:    omp{},
 		Source:     transcript.OmpSource(),
-		// A per-run --plugin-dir holding .mcp.json (omp_mcp.go).
-		MCPToolName: ompMCPToolName,
 	}
 }
 
@@ -134,7 +132,7 @@ func ompSelectedID(args []string) string {
 // user chose natively; --yolo becomes --auto-approve; the packet goes in a
 // run file passed with --append-system-prompt, which OMP reads on every
 // start, fresh or resumed, and never writes to the session.
-func (o omp) Build(in Intent, d Decision) (Plan, error) {
+func (omp) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
 	}
@@ -154,12 +152,6 @@ func (o omp) Build(in Intent, d Decision) (Plan, error) {
 	}
 	if d.Packet != "" && d.RunDir != "" {
 		args = ompDeliver(&plan, args, d)
-	}
-	if d.MCP != nil {
-		var err error
-		if args, err = o.registerMCP(&plan, args, d); err != nil {
-			return Plan{}, err
-		}
 	}
 	plan.Args = args
 	return plan, nil

@@ -126,9 +126,6 @@ func (l *launch) buildPlan() error {
 		return &Error{Code: CodeUsage, Err: err}
 	}
 	for _, f := range plan.Files {
-		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
-			return wrapperError("launch file directory", err)
-		}
 		if err := os.WriteFile(f.Path, []byte(f.Content), 0o600); err != nil {
 			return wrapperError("write launch file", err)
 		}

@@ -27,7 +27,7 @@ type ompArgs struct {
 	print, help, version, cont, noSession bool
 	resumeGiven                           bool
 	resume, fork, appendPrompt, command   string
-	messages, pluginDirs                  []string
+	messages                              []string
 }
 
 // Options of OMP 18.2.3 (src/cli/flag-tables.ts, args.ts) that take a
@@ -100,8 +100,6 @@ func (a *ompArgs) value(name, v string) {
 		a.print = a.print || v == "json" || v == "rpc"
 	case "--export":
 		a.noSession = true
-	case "--plugin-dir":
-		a.pluginDirs = append(a.pluginDirs, v)
 	}
 }
 
@@ -150,7 +148,6 @@ func ompMain(inv invocation, k knobs, entry *logEntry) int {
 		fmt.Fprintf(inv.stdout, "omp %s: nothing to do in the fake\n", a.command)
 		return 0
 	}
-	entry.MCP = ompMCP(a.pluginDirs)
 	r := &ompRun{inv: inv, k: k, a: a}
 	err = r.run()
 	entry.Context, entry.SessionID = r.context, r.id
