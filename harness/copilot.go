@@ -22,6 +22,8 @@ func copilotDescriptor() Descriptor {
 		// Copilot exports no session id to the shells it runs.
 		Planner: copilot{},
 		Source:  transcript.CopilotSource(),
+		// --additional-mcp-config and --allow-tool (copilot_mcp.go).
+		MCPToolName: copilotMCPToolName,
 	}
 }
 
@@ -125,7 +127,7 @@ func copilotSelectedID(args []string) string {
 // run file <run>/ai-memory-handoff.instructions.md whose directory is added
 // to COPILOT_CUSTOM_INSTRUCTIONS_DIRS, which Copilot reads on every start,
 // fresh or resumed, and appends to the system prompt.
-func (copilot) Build(in Intent, d Decision) (Plan, error) {
+func (c copilot) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
 	}
@@ -148,6 +150,12 @@ func (copilot) Build(in Intent, d Decision) (Plan, error) {
 		args = appendOptions(args, copilotYolo)
 	}
 	copilotDeliver(&plan, args, d)
+	if d.MCP != nil {
+		var err error
+		if args, err = c.registerMCP(args, *d.MCP); err != nil {
+			return Plan{}, err
+		}
+	}
 	plan.Args = args
 	return plan, nil
 }

@@ -18,6 +18,8 @@ func crushDescriptor() Descriptor {
 		Tested:     []string{"0.90.0"},
 		Planner:    crush{},
 		Source:     transcript.CrushSource(),
+		// `mcp add` in the run's crushrc (crush_mcp.go).
+		MCPToolName: crushMCPToolName,
 	}
 }
 
@@ -100,7 +102,7 @@ func (c crush) Build(in Intent, d Decision) (Plan, error) {
 	if d.Yolo && sub != crushRun && !hasFlag(args, "-y", crushYolo) {
 		args = appendOptions(args, crushYolo)
 	}
-	if d.Packet != "" {
+	if (d.Packet != "" || d.MCP != nil) && d.RunDir != "" {
 		c.deliver(&p, d)
 	}
 	p.Args = args

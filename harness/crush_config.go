@@ -23,14 +23,15 @@ const (
 //     is one (Crush reads <CRUSH_GLOBAL_CONFIG>/crush.json instead of it);
 //   - crushrc: runs the user's global crushrc from its own directory, then
 //     lists Crush's two default global context files (Crush only uses its
-//     defaults while the list is empty) and the packet file;
+//     defaults while the list is empty) and the packet file, and declares
+//     the MCP server (crush_mcp.go);
 //   - crush-handoff.md: the packet.
 //
 // Crush merges list options across config files by concatenation, so a
 // context list the user set elsewhere is kept. It reads context files
 // into the system prompt at start, fresh and resumed, so an observed
 // session received the packet. A user config that cannot be read is left
-// alone: the session starts without the handoff.
+// alone: the session starts without the handoff or the server.
 func (c crush) deliver(p *Plan, d Decision) {
 	userDir := crushUserConfigDir(d.Getenv)
 	files, err := c.userConfig(userDir)
@@ -38,15 +39,23 @@ func (c crush) deliver(p *Plan, d Decision) {
 		p.Notices = append(p.Notices, skipNotice(err.Error()))
 		return
 	}
-	packet := filepath.Join(d.RunDir, crushPacketFile)
-	p.Files = append(p.Files, File{Path: packet, Content: d.Packet})
+	var rc strings.Builder
+	_, hasRC := files[crushRC]
+	crushRCHeader(&rc, userDir, hasRC)
+	if d.Packet != "" {
+		packet := filepath.Join(d.RunDir, crushPacketFile)
+		p.Files = append(p.Files, File{Path: packet, Content: d.Packet})
+		crushRCContext(&rc, userDir, packet)
+		p.Confirm = ObservedWithPacket{}
+	}
+	if d.MCP != nil {
+		crushRCMCP(&rc, *d.MCP)
+	}
 	if cfg, ok := files[crushConfigJSON]; ok {
 		p.Files = append(p.Files, File{Path: filepath.Join(d.RunDir, crushConfigJSON), Content: cfg})
 	}
-	_, hasRC := files[crushRC]
-	p.Files = append(p.Files, File{Path: filepath.Join(d.RunDir, crushRC), Content: crushRCText(userDir, hasRC, packet)})
+	p.Files = append(p.Files, File{Path: filepath.Join(d.RunDir, crushRC), Content: rc.String()})
 	p.Env = map[string]string{EnvCrushGlobalConfig: d.RunDir}
-	p.Confirm = ObservedWithPacket{}
 }
 
 // crushUserConfigDir is the directory Crush would read its global config
@@ -93,16 +102,18 @@ func (c crush) userConfig(dir string) (map[string]string, error) {
 	return out, nil
 }
 
-// crushRCText is the per-run crushrc (bash syntax, run by Crush's own
-// interpreter with the config builtins).
-func crushRCText(userDir string, hasRC bool, packet string) string {
-	var b strings.Builder
+// crushRCHeader starts the per-run crushrc (bash syntax, run by Crush's
+// own interpreter with the config builtins): it runs the user's own first.
+func crushRCHeader(b *strings.Builder, userDir string, hasRC bool) {
 	b.WriteString("# Written by ai-memory for one run of Crush (CRUSH_GLOBAL_CONFIG); removed when it exits.\n")
 	if hasRC {
 		b.WriteString("cd " + shellQuote([]string{userDir}) + " && source ./crushrc\n")
 	}
+}
+
+// crushRCContext lists the default global context files and the packet.
+func crushRCContext(b *strings.Builder, userDir, packet string) {
 	for _, p := range []string{filepath.Join(userDir, "CRUSH.md"), filepath.Join(filepath.Dir(userDir), "AGENTS.md"), packet} {
 		b.WriteString("option global-context-path " + shellQuote([]string{p}) + "\n")
 	}
-	return b.String()
 }

@@ -21,6 +21,8 @@ func qwenDescriptor() Descriptor {
 		SessionEnv: []string{"QWEN_CODE_SESSION_ID"},
 		Planner:    qwen{},
 		Source:     transcript.QwenSource(),
+		// --mcp-config, merged over the settings for this run (qwen_mcp.go).
+		MCPToolName: qwenMCPToolName,
 	}
 }
 
@@ -152,7 +154,7 @@ func qwenSelectedID(args []string) string {
 // shell or edit tools); the packet goes in --append-system-prompt, which
 // Qwen adds to the system prompt on every start, fresh or resumed, and
 // never writes to the transcript.
-func (qwen) Build(in Intent, d Decision) (Plan, error) {
+func (q qwen) Build(in Intent, d Decision) (Plan, error) {
 	if in.Mode == ModePassthrough {
 		return Plan{Args: in.Args}, nil
 	}
@@ -176,6 +178,12 @@ func (qwen) Build(in Intent, d Decision) (Plan, error) {
 	}
 	if d.Packet != "" {
 		args = qwenDeliver(&plan, args, d.Packet)
+	}
+	if d.MCP != nil {
+		var err error
+		if args, err = q.registerMCP(&plan, args, *d.MCP); err != nil {
+			return Plan{}, err
+		}
 	}
 	plan.Args = args
 	return plan, nil

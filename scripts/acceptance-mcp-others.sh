@@ -7,6 +7,10 @@
 #      (OpenCode 1.18.33 hands `run`'s message to the model JSON-quoted,
 #      so the arguments stay empty: the newest events, Codex's among them)
 #   3. ai-memory run pi -p 'CALL_TOOL search {"query":"ZEBRAWORD"}'
+#   4. ai-memory run qwen -p 'CALL_TOOL search {"query":"ZEBRAWORD"}'
+#      (--mcp-config, trusted: no --yolo needed)
+#   5. ai-memory run copilot -p 'CALL_TOOL ai-memory-search {…}' -s
+#      (--additional-mcp-config + --allow-tool=ai-memory)
 # and checks, from the mock's request log, that each offered the tools
 # under its own names and that the tool result holding Codex's event
 # reached the model; user configs unchanged; no phone-home.
@@ -22,23 +26,31 @@ if ((HAVE_CODEX == 0)); then
 fi
 ocbin=$(rig_opencode_bin "$OPENCODE_VERSION") || ocbin=
 pibin=$(rig_pi_bin "$PI_VERSION") || pibin=
-if [[ -z $ocbin && -z $pibin ]]; then
-	echo "SKIP: acceptance-mcp-others needs opencode or pi (see SKIP lines above)"
+qwbin=$(rig_qwen_bin "$QWEN_VERSION") || qwbin=
+cpbin=$(rig_copilot_bin "$COPILOT_VERSION") || cpbin=
+if [[ -z $ocbin && -z $pibin && -z $qwbin && -z $cpbin ]]; then
+	echo "SKIP: acceptance-mcp-others needs opencode, pi, qwen or copilot (see SKIP lines above)"
 	exit 0
 fi
 rig_seed_pi "$HOME_DIR"
-rig_env "$HOME_DIR" "$(dirname "$AIM")" ${ocbin:+"$ocbin"} ${pibin:+"$pibin"} "$(rig_codex_bin "$CODEX_VERSION")"
+rig_env "$HOME_DIR" "$(dirname "$AIM")" ${ocbin:+"$ocbin"} ${pibin:+"$pibin"} ${qwbin:+"$qwbin"} \
+	${cpbin:+"$cpbin"} "$(rig_codex_bin "$CODEX_VERSION")"
 RIG_ENV+=("AI_MEMORY_HOME=$RIG_TMP/amdata")
 rig_pi_env
+[[ -z $qwbin ]] || { rig_seed_qwen "$HOME_DIR" && rig_qwen_env; }
+[[ -z $cpbin ]] || { rig_seed_copilot "$HOME_DIR" "$REPO" && rig_copilot_env; }
 [[ -z $ocbin ]] || { rig_seed_opencode "$HOME_DIR" "$OPENCODE_VERSION" && rig_opencode_env "$HOME_DIR"; }
 
 user_configs() {
 	local f
 	for f in "$HOME_DIR/.config/opencode/opencode.json" "$HOME_DIR/.pi/agent/settings.json" \
-		"$HOME_DIR/.pi/agent/mcp.json" "$REPO/.pi/mcp.json" "$REPO/opencode.json" "$HOME_DIR/.codex/config.toml"; do
+		"$HOME_DIR/.pi/agent/mcp.json" "$REPO/.pi/mcp.json" "$REPO/opencode.json" "$HOME_DIR/.codex/config.toml" \
+		"$HOME_DIR/.qwen/settings.json" "$HOME_DIR/.copilot/settings.json" "$HOME_DIR/.copilot/mcp-config.json"; do
 		if [[ -f $f ]]; then sha256sum "$f"; else echo "missing $f"; fi
 	done
 }
+# (Copilot stamps its own state file ~/.copilot/config.json on first launch;
+# its servers and settings live in mcp-config.json and settings.json.)
 configs_before=$(user_configs)
 
 # tool_names: the tool names one request (stdin) offers (any wire).
@@ -79,6 +91,24 @@ if [[ -n $pibin ]]; then
 	reqs=$(agent_requests opencode pi)
 	check "mock: pi's requests offer mcp__ai_memory__search" offers mcp__ai_memory__search <<<"$reqs"
 	check "mock: pi's search result holds codex's earlier event" has_hit codex ZEBRAWORD <<<"$(last_tool_output <<<"$reqs")"
+else
+	log_mark pi
+fi
+if [[ -n $qwbin ]]; then
+	aim_step qwen-call "TOOL_DONE: " run qwen -p 'CALL_TOOL search {"query":"ZEBRAWORD"}' || true
+	log_mark qwen
+	reqs=$(agent_requests pi qwen)
+	check "mock: qwen's requests offer mcp__ai-memory__search" offers mcp__ai-memory__search <<<"$reqs"
+	check "mock: qwen's search result holds codex's earlier event" has_hit codex ZEBRAWORD <<<"$(last_tool_output <<<"$reqs")"
+else
+	log_mark qwen
+fi
+if [[ -n $cpbin ]]; then
+	aim_step copilot-call "TOOL_DONE: " run copilot -p 'CALL_TOOL ai-memory-search {"query":"ZEBRAWORD"}' -s || true
+	log_mark copilot
+	reqs=$(agent_requests qwen copilot)
+	check "mock: copilot's requests offer ai-memory-search" offers ai-memory-search <<<"$reqs"
+	check "mock: copilot's search result holds codex's earlier event" has_hit codex ZEBRAWORD <<<"$(last_tool_output <<<"$reqs")"
 fi
 
 check "user configs unchanged (checksums)" eq "$(user_configs)" "$configs_before"

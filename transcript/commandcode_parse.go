@@ -1,6 +1,10 @@
 package transcript
 
-import "github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+import (
+	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+)
 
 // commandCodeParser maps Command Code entries to events. Imported: user
 // and assistant text, tool_use blocks, tool_result blocks (in user-role
@@ -75,8 +79,10 @@ func commandCodeBlocks(role string, content []byte, off int64, base Event, out *
 			if other > 0 {
 				out.loss(off, "non-text tool output part skipped")
 			}
+			text, rep := commandCodeShellStatus(text)
 			e.Kind, e.Role, e.Content = KindToolResult, RoleTool, text
 			e.Metadata = map[string]any{"call_id": str(f[5]), "is_error": jsonx.Bool(f[7])}
+			rep.apply(e.Metadata)
 			toolResultEvent(out, off, e)
 		case "thinking", "redacted_thinking":
 			out.loss(off, "reasoning skipped")
@@ -85,4 +91,34 @@ func commandCodeBlocks(role string, content []byte, off int64, base Event, out *
 		}
 		return true
 	})
+}
+
+// Command Code 1.64.0's shell tools (the bundle's formatResult2 and
+// formatShellCommandResult) put a report before the output: "Exit code: N"
+// (with " (meaning)" for a known command's status 1) when the command
+// failed, then "Signal: S" when one ended it; "(no output)" stands for an
+// empty result.
+const (
+	commandCodeExitLine   = "Exit code: "
+	commandCodeSignalLine = "Signal: "
+)
+
+// commandCodeShellStatus takes the leading report lines into metadata.
+func commandCodeShellStatus(text string) (string, execReport) {
+	var rep execReport
+	body := text
+	if line, rest, _ := cutLine(body); strings.HasPrefix(line, commandCodeExitLine) {
+		code, _, _ := strings.Cut(strings.TrimPrefix(line, commandCodeExitLine), " (")
+		if !rep.setExit(code) {
+			return text, execReport{}
+		}
+		body = rest
+	}
+	if line, rest, _ := cutLine(body); rep.exitCode != nil && strings.HasPrefix(line, commandCodeSignalLine) && line != commandCodeSignalLine {
+		rep.signal, body = strings.TrimPrefix(line, commandCodeSignalLine), rest
+	}
+	if body == text {
+		return text, rep
+	}
+	return outputOrNone(body), rep
 }

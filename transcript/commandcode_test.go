@@ -52,3 +52,27 @@ func FuzzCommandCodeLine(f *testing.F) {
 	seedLines(f, "testdata/real/command-code*/*.jsonl")
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &commandCodeParser{}, line) })
 }
+
+// Command Code's leading report becomes metadata; other text stays whole.
+func TestCommandCodeShellStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want, signal string
+		exit             int // -1: none
+	}{
+		{"hello\n", "hello\n", "", -1},
+		{"Exit code: 2\nboom", "boom", "", 2},
+		{"Exit code: 1 (No matches found)\n", noOutput, "", 1},
+		{"Exit code: 137\nSignal: SIGKILL\npartial", "partial", "SIGKILL", 137},
+		{"Exit code: x\nboom", "Exit code: x\nboom", "", -1},
+		{"Signal: SIGTERM\nout", "Signal: SIGTERM\nout", "", -1},
+	} {
+		got, rep := commandCodeShellStatus(tc.in)
+		exit := -1
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if got != tc.want || exit != tc.exit || rep.signal != tc.signal {
+			t.Errorf("commandCodeShellStatus(%q) = %q, %d, %q; want %q, %d, %q", tc.in, got, exit, rep.signal, tc.want, tc.exit, tc.signal)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package transcript
 
-import "github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+import (
+	"regexp"
+	"strings"
+
+	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
+)
 
 // copilotParser maps Copilot events to ledger events. Imported: the user's
 // prompts (user.message content, not the transformedContent that carries
@@ -85,7 +90,28 @@ func copilotToolResult(data []byte, off int64, base Event, out *sink) {
 	if text == "" && !ok {
 		text = str(jsonx.Get(f[3], "message"))
 	}
+	text, rep := copilotShellStatus(text)
 	base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 	base.Metadata = map[string]any{"call_id": str(f[0]), "is_error": !ok}
+	rep.apply(base.Metadata)
 	toolResultEvent(out, off, base)
+}
+
+// copilotStatusLine is the status line Copilot 1.0.102's shell tool ends a
+// command's output with (the CLI's own display finds it with the same
+// pattern): "<shellId: N completed with exit code N>", or
+// "<detached command with shellId: …>".
+var copilotStatusLine = regexp.MustCompile(`^<(?:detached command with )?shellId: [^\r\n]+ completed with exit code (-?\d+)>[ \t]*$`)
+
+// copilotShellStatus takes the status line off the last non-empty line
+// (and a blank line before it) into exit_code.
+func copilotShellStatus(text string) (string, execReport) {
+	body := strings.TrimRight(text, "\n")
+	i := strings.LastIndexByte(body, '\n')
+	m := copilotStatusLine.FindStringSubmatch(body[i+1:])
+	var rep execReport
+	if m == nil || !rep.setExit(m[1]) {
+		return text, execReport{}
+	}
+	return outputOrNone(strings.TrimSuffix(body[:max(i, 0)], "\n")), rep
 }

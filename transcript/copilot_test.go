@@ -22,7 +22,7 @@ func TestCopilot_Kinds(t *testing.T) {
 		"message/assistant: Let me look.",
 		`tool_call/assistant: bash: {"command":"ls"}`,
 		`tool_call/assistant: view: {"path":"/home/user/project/missing"}`,
-		"tool_result/tool: README.md\n<shellId: 0 completed with exit code 0>",
+		"tool_result/tool: README.md", // the shell status line is exit_code metadata
 		"tool_result/tool: Path does not exist",
 		"compaction/system: The user listed the files.",
 		"message/assistant: Done.",
@@ -49,4 +49,29 @@ func FuzzCopilotLine(f *testing.F) {
 	seedLines(f, "testdata/copilot/*.jsonl")
 	seedLines(f, "testdata/real/copilot*/*.jsonl")
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, copilotParser{}, line) })
+}
+
+// Copilot's shell status line becomes exit_code; other text stays whole.
+func TestCopilotShellStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		exit     int // -1: no report
+	}{
+		{"hello\n<shellId: 0 completed with exit code 0>", "hello", 0},
+		{"oops\n\n<shellId: 3 completed with exit code 2>\n", "oops", 2},
+		{"<detached command with shellId: 1 completed with exit code 0>", noOutput, 0},
+		{"<shellId: 0 completed with exit code 1>", noOutput, 1},
+		{"hello\n<shellId: 0 is still running>", "hello\n<shellId: 0 is still running>", -1},
+		{"<shellId: 0 completed with exit code 0> and more", "<shellId: 0 completed with exit code 0> and more", -1},
+		{"plain output", "plain output", -1},
+	} {
+		got, rep := copilotShellStatus(tc.in)
+		exit := -1
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if got != tc.want || exit != tc.exit {
+			t.Errorf("copilotShellStatus(%q) = %q, exit %d; want %q, exit %d", tc.in, got, exit, tc.want, tc.exit)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -64,9 +65,15 @@ func crushPart(r crushRow, p []byte, e Event, out *sink) {
 	case "tool_call":
 		crushToolCall(r, data, e, out)
 	case "tool_result":
-		e.Kind, e.Role, e.Content = KindToolResult, RoleTool, str(jsonx.Get(data, "content"))
+		name, content := str(jsonx.Get(data, "name")), str(jsonx.Get(data, "content"))
+		var rep execReport
+		if name == crushBashTool {
+			content, rep = crushBashStatus(content, str(jsonx.Get(data, "metadata")))
+		}
+		e.Kind, e.Role, e.Content = KindToolResult, RoleTool, content
 		e.Metadata = map[string]any{"call_id": str(jsonx.Get(data, "tool_call_id")),
-			"tool": str(jsonx.Get(data, "name")), "is_error": jsonx.Bool(jsonx.Get(data, "is_error"))}
+			"tool": name, "is_error": jsonx.Bool(jsonx.Get(data, "is_error"))}
+		rep.apply(e.Metadata)
 		toolResultEvent(out, 0, e)
 	case "shell_command":
 		crushShell(data, e, out)
@@ -141,4 +148,61 @@ func stringArgs(s string) []byte {
 	}
 	b, _ := json.Marshal(s) // replaces invalid UTF-8; cannot fail for a string
 	return b
+}
+
+// Crush v0.90.0's bash tool (internal/agent/tools/bash.go) frames a
+// command's output: formatOutput appends "Exit code N" (or "Command was
+// aborted before completion") on a line after stderr, a finished
+// background job gets "\n\n<cwd>DIR</cwd>", an empty output is "no output",
+// and the part's metadata (BashResponseMetadata JSON) has start_time and
+// end_time in Unix milliseconds.
+const (
+	crushBashTool  = "bash"
+	crushNoOutput  = "no output"
+	crushExitLine  = "Exit code "
+	crushAborted   = "Command was aborted before completion"
+	crushCwdPrefix = "<cwd>"
+)
+
+// crushBashStatus takes that framing off into metadata.
+func crushBashStatus(text, metadata string) (string, execReport) {
+	var rep execReport
+	if start, end, ok := crushTimes(metadata); ok {
+		w := float64(end-start) / 1000
+		rep.wallTime = &w
+	}
+	body := text
+	if i := strings.LastIndex(body, "\n\n"+crushCwdPrefix); i >= 0 && strings.HasSuffix(body, "</cwd>") &&
+		!strings.Contains(body[i+2:], "\n") {
+		body = body[:i]
+	}
+	head, last := "", body
+	if i := strings.LastIndexByte(body, '\n'); i >= 0 {
+		head, last = body[:i], body[i+1:]
+	}
+	switch {
+	case last == crushAborted:
+		rep.err, body = crushAborted, head
+	case strings.HasPrefix(last, crushExitLine) && rep.setExit(strings.TrimPrefix(last, crushExitLine)):
+		body = head
+	}
+	if body == crushNoOutput {
+		body = ""
+	}
+	if body == text {
+		return text, rep
+	}
+	return outputOrNone(body), rep
+}
+
+// crushTimes reads start_time and end_time from a bash result's metadata.
+func crushTimes(metadata string) (start, end int64, ok bool) {
+	if !jsonx.Valid([]byte(metadata)) {
+		return 0, 0, false
+	}
+	var f [2][]byte
+	jsonx.Pick([]byte(metadata), []string{"start_time", "end_time"}, f[:])
+	s, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+	e, err2 := strconv.ParseInt(string(f[1]), 10, 64)
+	return s, e, err1 == nil && err2 == nil && s > 0 && e >= s
 }

@@ -208,3 +208,33 @@ func TestCrushCursor(t *testing.T) {
 		t.Errorf("another source's cursor: %+v", c)
 	}
 }
+
+// Crush's bash framing becomes metadata; other text stays whole.
+func TestCrushBashStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, meta, want string
+		exit           int     // -1: none
+		wall           float64 // -1: none
+		err            string
+	}{
+		{"README.md", `{"start_time":1000,"end_time":3500,"output":"README.md"}`, "README.md", -1, 2.5, ""},
+		{"\nboom\nExit code 2", "", "\nboom", 2, -1, ""},
+		{"out\n\n<cwd>/w</cwd>", "", "out", -1, -1, ""},
+		{"x\nCommand was aborted before completion", "", "x", -1, -1, "Command was aborted before completion"},
+		{"no output", "", noOutput, -1, -1, ""},
+		{"Exit code soon", "{bad", "Exit code soon", -1, -1, ""},
+		{"a\n\n<cwd>/w</cwd>\nmore", "", "a\n\n<cwd>/w</cwd>\nmore", -1, -1, ""},
+	} {
+		got, rep := crushBashStatus(tc.in, tc.meta)
+		exit, wall := -1, -1.0
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if rep.wallTime != nil {
+			wall = *rep.wallTime
+		}
+		if got != tc.want || exit != tc.exit || wall != tc.wall || rep.err != tc.err {
+			t.Errorf("crushBashStatus(%q) = %q, %d, %v, %q; want %q, %d, %v, %q", tc.in, got, exit, wall, rep.err, tc.want, tc.exit, tc.wall, tc.err)
+		}
+	}
+}

@@ -105,7 +105,7 @@ func FuzzQwenLine(f *testing.F) {
 
 func FuzzOmpLine(f *testing.F) {
 	seedLines(f, "testdata/real/omp*/*.jsonl")
-	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, &ompParser{}, line) })
+	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, newOmpParser(nil), line) })
 }
 
 // FuzzPiTree reads arbitrary session files: whatever the tree (cycles,

@@ -237,8 +237,10 @@ func (grokParser) parse(rec []byte, off int64, out *sink) {
 			return true
 		})
 	case "tool_result":
-		base.Kind, base.Role, base.Content = KindToolResult, RoleTool, str(jsonx.Get(rec, "content"))
+		text, rep := grokBashStatus(str(jsonx.Get(rec, "content")))
+		base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 		base.Metadata = map[string]any{"call_id": str(jsonx.Get(rec, "tool_call_id"))}
+		rep.apply(base.Metadata)
 		toolResultEvent(out, off, base)
 		if n := len(jsonx.Get(rec, "images")); n > 2 {
 			out.loss(off, "grok tool result images not imported")
@@ -273,4 +275,53 @@ func grokUser(rec []byte, off int64, base Event, out *sink) {
 	}
 	base.Kind, base.Role, base.Content = KindMessage, RoleUser, strings.Join(texts, "\n")
 	textEvent(out, off, base, nil)
+}
+
+// Grok Build 1.0.6's bash tool heads a command's output with one line
+// (xai-grok-tools grok_build/bash format_default_prompt; the concise
+// variant says "Exit code: " instead of "exit: "): "exit: N" or "exit:
+// killed (reason)", then annotations " [truncated: …]" and " [signal=S]".
+var grokExitHeads = []string{"exit: ", "Exit code: "}
+
+// grokBashStatus takes that header line into metadata.
+func grokBashStatus(text string) (string, execReport) {
+	line, rest, _ := cutLine(text)
+	var head string
+	for _, p := range grokExitHeads {
+		if h, ok := strings.CutPrefix(line, p); ok {
+			head = h
+		}
+	}
+	var rep execReport
+	status, annots, _ := strings.Cut(head, " [")
+	if annots != "" {
+		annots = "[" + annots
+	}
+	switch {
+	case head == "":
+		return text, execReport{}
+	case strings.HasPrefix(status, "killed (") && strings.HasSuffix(status, ")"):
+		rep.signal = strings.TrimSuffix(strings.TrimPrefix(status, "killed ("), ")")
+	case !rep.setExit(status):
+		return text, execReport{}
+	}
+	for annots != "" {
+		a, more, ok := strings.Cut(annots, "] ")
+		if !ok {
+			a, more = strings.TrimSuffix(annots, "]"), ""
+			if a == annots {
+				return text, execReport{}
+			}
+		}
+		switch {
+		case strings.HasPrefix(a, "[truncated: "):
+			rep.truncated = true
+		case strings.HasPrefix(a, "[signal="):
+			rep.signal = strings.TrimPrefix(a, "[signal=")
+		default:
+			return text, execReport{}
+		}
+		annots = more
+	}
+	return outputOrNone(rest), rep
 }

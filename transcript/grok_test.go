@@ -124,3 +124,30 @@ func TestGrokSymlinkedCwd(t *testing.T) {
 		t.Errorf("List(link) = %+v, %v", ss, err)
 	}
 }
+
+// Grok's bash header line becomes metadata; other text stays whole.
+func TestGrokBashStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want, signal string
+		exit             int // -1: none
+		truncated        bool
+	}{
+		{"exit: 0\nREADME.md", "README.md", "", 0, false},
+		{"exit: 2\n", noOutput, "", 2, false},
+		{"Exit code: 1\nboom", "boom", "", 1, false},
+		{"exit: killed (timeout)\npartial", "partial", "timeout", -1, false},
+		{"exit: 0 [truncated: showing first/last 1 KB of 9 KB - full output at: /tmp/o] [signal=SIGPIPE]\nx", "x", "SIGPIPE", 0, true},
+		{"exit: soon\nx", "exit: soon\nx", "", -1, false},
+		{"exit: 0 [other]\nx", "exit: 0 [other]\nx", "", -1, false},
+		{"README.md", "README.md", "", -1, false},
+	} {
+		got, rep := grokBashStatus(tc.in)
+		exit := -1
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if got != tc.want || exit != tc.exit || rep.signal != tc.signal || rep.truncated != tc.truncated {
+			t.Errorf("grokBashStatus(%q) = %q, %d, %q, %v; want %q, %d, %q, %v", tc.in, got, exit, rep.signal, rep.truncated, tc.want, tc.exit, tc.signal, tc.truncated)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
@@ -75,8 +76,10 @@ func kimiMessage(msg []byte, origin string, off int64, base Event, out *sink) {
 		if other > 0 {
 			out.loss(off, "non-text tool output part skipped")
 		}
+		text, rep := kimiShellStatus(text)
 		base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 		base.Metadata = map[string]any{"call_id": str(f[3])}
+		rep.apply(base.Metadata)
 		toolResultEvent(out, off, base)
 	default:
 		out.loss(off, "message skipped ("+role+")")
@@ -124,4 +127,38 @@ func kimiToolCalls(calls []byte, first int, base Event, out *sink) {
 		out.event(e)
 		return true
 	})
+}
+
+// Kimi Code 2.1.0's shell tool (ToolOutputAccumulator, foregroundCompletion
+// Result) reports a command's end in the result text: on success the output
+// alone, or "Command executed successfully." when there was none; on a
+// non-zero exit the output (or "Process exited with code N" when there was
+// none), a newline unless the output ended with one, and "Command failed
+// with exit code: N.". The output keeps its last newline (whether Kimi
+// added it cannot be told).
+const (
+	kimiFailed    = "Command failed with exit code: "
+	kimiNoOutput  = "Process exited with code "
+	kimiSucceeded = "Command executed successfully."
+)
+
+// kimiShellStatus takes that report off into exit_code.
+func kimiShellStatus(text string) (string, execReport) {
+	var rep execReport
+	if text == kimiSucceeded {
+		rep.setExit("0")
+		return noOutput, rep
+	}
+	head, last := "", text
+	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
+		head, last = text[:i+1], text[i+1:]
+	}
+	code, ok := strings.CutPrefix(last, kimiFailed)
+	if !ok || !strings.HasSuffix(code, ".") || !rep.setExit(strings.TrimSuffix(code, ".")) {
+		return text, execReport{}
+	}
+	if head == kimiNoOutput+strings.TrimSuffix(code, ".")+"\n" {
+		head = ""
+	}
+	return outputOrNone(head), rep
 }

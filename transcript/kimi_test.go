@@ -60,3 +60,29 @@ func FuzzKimiLine(f *testing.F) {
 	seedLines(f, "testdata/real/kimi*/*.jsonl")
 	f.Fuzz(func(t *testing.T, line []byte) { fuzzParser(t, kimiParser{}, line) })
 }
+
+// Kimi's shell report becomes exit_code; other text stays whole.
+func TestKimiShellStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		exit     int // -1: none
+	}{
+		{"hello\n", "hello\n", -1},
+		{"Command executed successfully.", noOutput, 0},
+		{"oops\nCommand failed with exit code: 2.", "oops\n", 2},
+		{"oops\n\nCommand failed with exit code: 1.", "oops\n\n", 1},
+		{"Process exited with code 7\nCommand failed with exit code: 7.", noOutput, 7},
+		{"Command failed with exit code: x.", "Command failed with exit code: x.", -1},
+		{"a\nCommand failed with exit code: 3", "a\nCommand failed with exit code: 3", -1},
+		{"Command executed successfully. yes", "Command executed successfully. yes", -1},
+	} {
+		got, rep := kimiShellStatus(tc.in)
+		exit := -1
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if got != tc.want || exit != tc.exit {
+			t.Errorf("kimiShellStatus(%q) = %q, %d; want %q, %d", tc.in, got, exit, tc.want, tc.exit)
+		}
+	}
+}

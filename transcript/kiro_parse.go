@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -65,24 +66,67 @@ func kiroParts(kind string, content []byte, off int64, base Event, out *sink) {
 	})
 }
 
-// kiroToolResult joins the text (and JSON, compacted) parts of a result.
+// kiroToolResult joins the text (and JSON, compacted) parts of a result;
+// the shell tool's JSON report is taken apart (kiroShellReport).
 func kiroToolResult(pd []byte, off int64, e Event, out *sink) {
 	var texts []string
+	var rep execReport
 	jsonx.Elems(jsonx.Get(pd, "content"), func(c []byte) bool {
 		switch str(jsonx.Get(c, "kind")) {
 		case "text":
 			texts = append(texts, str(jsonx.Get(c, "data")))
 		case "json":
-			texts = append(texts, string(jsonx.Compact(nil, jsonx.Get(c, "data"))))
+			data := jsonx.Get(c, "data")
+			if t, ok := kiroShellReport(data, &rep); ok {
+				texts = append(texts, t...)
+				break
+			}
+			texts = append(texts, string(jsonx.Compact(nil, data)))
 		default:
 			out.loss(off, "kiro non-text tool result part not imported")
 		}
 		return true
 	})
 	status := str(jsonx.Get(pd, "status"))
-	e.Kind, e.Role, e.Content = KindToolResult, RoleTool, strings.Join(texts, "\n")
+	content := strings.Join(texts, "\n")
+	if rep.exitCode != nil {
+		content = outputOrNone(content)
+	}
+	e.Kind, e.Role, e.Content = KindToolResult, RoleTool, content
 	e.Metadata = map[string]any{"call_id": str(jsonx.Get(pd, "toolUseId")), "is_error": status != "" && status != "success"}
+	rep.apply(e.Metadata)
 	toolResultEvent(out, off, e)
+}
+
+// kiroShellKeys are the keys of the report Kiro's shell tool (execute_bash,
+// from Amazon Q Developer CLI) returns as a JSON part: exit_status (a
+// decimal string), stdout and stderr.
+var kiroShellKeys = []string{"exit_status", "stdout", "stderr"}
+
+// kiroShellReport reads a JSON part that is such a report (an object with
+// exit_status and no other keys than those) into rep, returning its
+// non-empty stdout and stderr; false for any other JSON.
+func kiroShellReport(data []byte, rep *execReport) ([]string, bool) {
+	n := 0
+	known := true
+	jsonx.Fields(data, func(k, _ []byte) bool {
+		n++
+		known = known && slices.Contains(kiroShellKeys, string(jsonx.KeyName(k)))
+		return known
+	})
+	var f [3][]byte
+	jsonx.Pick(data, kiroShellKeys, f[:])
+	code, ok := jsonx.String(f[0])
+	if !known || n == 0 || !ok || rep.exitCode != nil || !rep.setExit(code) {
+		return nil, false
+	}
+	var texts []string
+	for _, v := range f[1:] {
+		if s := str(v); s != "" {
+			texts = append(texts, s)
+		}
+	}
+	return texts, true
 }
 
 // kiroTime reads meta.timestamp: Unix seconds (as kiro-cli 2.x writes

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,33 @@ func TestKiroGolden(t *testing.T) {
 	}
 	if ss, _ := KiroSource().List(env, env.Home, 0); len(ss) != 0 {
 		t.Errorf("another checkout lists %v", ss)
+	}
+}
+
+// Kiro's shell report (a JSON part) becomes exit_code and its output;
+// other JSON parts stay compacted in the content.
+func TestKiroShellReport(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		want []string
+		exit int // -1: not a report
+	}{
+		{`{"exit_status":"0"}`, nil, 0},
+		{`{"exit_status":"2","stdout":"out","stderr":"err"}`, []string{"out", "err"}, 2},
+		{`{"stdout":"out","exit_status":"1","stderr":""}`, []string{"out"}, 1},
+		{`{"exit_status":0}`, nil, -1},
+		{`{"exit_status":"0","other":1}`, nil, -1},
+		{`{"stdout":"x"}`, nil, -1},
+		{`[1]`, nil, -1},
+	} {
+		var rep execReport
+		got, ok := kiroShellReport([]byte(tc.data), &rep)
+		exit := -1
+		if ok && rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if exit != tc.exit || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("kiroShellReport(%s) = %q, %d; want %q, %d", tc.data, got, exit, tc.want, tc.exit)
+		}
 	}
 }

@@ -214,5 +214,5 @@ func (ompSource) Read(ctx context.Context, s Session, from Cursor, opt ReadOptio
 	if err != nil {
 		return err
 	}
-	return readJSONL(ctx, s.Path, from, opt, &ompParser{pi: piParser{abandoned: off}}, emit)
+	return readJSONL(ctx, s.Path, from, opt, newOmpParser(off), emit)
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"os"
+	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
@@ -15,6 +16,39 @@ import (
 // session_exit) carry no conversation and are skipped. The system prompt,
 // with --append-system-prompt text such as our packet, is never stored.
 type ompParser struct{ pi piParser }
+
+// newOmpParser reads with Pi's parser and OMP's bash framing.
+func newOmpParser(abandoned map[string]bool) *ompParser {
+	return &ompParser{pi: piParser{abandoned: abandoned, status: ompBashStatus}}
+}
+
+// ompWallTime is the notice OMP 18.2.3's bash tool puts after a command's
+// output (tools/bash.ts formatWallTimeNotice, two decimals).
+const ompWallTime = "Wall time: "
+
+// ompBashStatus takes off what OMP's bash tool appends to the output: a
+// blank line and its notices, the first being "Wall time: S seconds", then
+// Pi's "Command exited with code N" paragraph on a failure. Only a notice
+// paragraph that is exactly one wall-time line is taken; other notices
+// (a clamped timeout, ...) stay with the output.
+func ompBashStatus(text string) (string, execReport) {
+	var rep execReport
+	body := text
+	if head, last := piLastParagraph(body); strings.HasPrefix(last, "Command exited with code ") {
+		if !rep.setExit(strings.TrimPrefix(last, "Command exited with code ")) {
+			return text, execReport{}
+		}
+		body = head
+	}
+	if head, last := piLastParagraph(body); strings.HasPrefix(last, ompWallTime) && !strings.Contains(last, "\n") &&
+		rep.setWall(strings.TrimPrefix(last, ompWallTime)) {
+		body = head
+	}
+	if body == text {
+		return text, rep
+	}
+	return outputOrNone(body), rep
+}
 
 var ompUserKeys = []string{"role", "attribution"}
 

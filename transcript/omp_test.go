@@ -66,3 +66,31 @@ func TestOmpAgentUserMessage(t *testing.T) {
 		t.Errorf("events %+v, losses %v", r.events, r.losses)
 	}
 }
+
+// OMP's wall-time notice and Pi's exit paragraph become metadata; other
+// notices stay with the output.
+func TestOmpBashStatus(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		exit     int     // -1: none
+		wall     float64 // -1: none
+	}{
+		{"hello\n\n\nWall time: 2.34 seconds", "hello\n", -1, 2.34},
+		{"err\n\nWall time: 0.10 seconds\n\nCommand exited with code 3", "err", 3, 0.10},
+		{"\n\nWall time: 0.01 seconds", noOutput, -1, 0.01},
+		{"x\n\nWall time: 1.00 seconds\nTimeout clamped to 5s", "x\n\nWall time: 1.00 seconds\nTimeout clamped to 5s", -1, -1},
+		{"Wall time: soon", "Wall time: soon", -1, -1},
+	} {
+		got, rep := ompBashStatus(tc.in)
+		exit, wall := -1, -1.0
+		if rep.exitCode != nil {
+			exit = *rep.exitCode
+		}
+		if rep.wallTime != nil {
+			wall = *rep.wallTime
+		}
+		if got != tc.want || exit != tc.exit || wall != tc.wall {
+			t.Errorf("ompBashStatus(%q) = %q, %d, %v; want %q, %d, %v", tc.in, got, exit, wall, tc.want, tc.exit, tc.wall)
+		}
+	}
+}

@@ -75,7 +75,12 @@ var piTreeKeys = []string{"id", "parentId", "type"}
 // escapes and entries on abandoned branches. Bookkeeping entries
 // (model_change, thinking_level_change, label, session_info, custom, usage)
 // carry no conversation and are skipped silently.
-type piParser struct{ abandoned map[string]bool }
+type piParser struct {
+	abandoned map[string]bool
+	// status takes the bash tool's framing off a result (nil: Pi's,
+	// piBashStatus); a fork that frames differently sets its own.
+	status func(string) (string, execReport)
+}
 
 var piTopKeys = []string{"type", "id", "timestamp", "message", "summary"}
 
@@ -93,7 +98,7 @@ func (p *piParser) parse(rec []byte, off int64, out *sink) {
 	}
 	switch typ {
 	case "message":
-		piMessage(f[3], off, base, out)
+		piMessage(f[3], off, base, out, p.status)
 	case "compaction", "branch_summary":
 		base.Kind, base.Role, base.Content = KindCompaction, RoleSystem, str(f[4])
 		base.Metadata = map[string]any{"pi_type": typ}
@@ -105,7 +110,7 @@ func (p *piParser) parse(rec []byte, off int64, out *sink) {
 
 var piMessageKeys = []string{"role", "content", "toolCallId", "toolName", "isError"}
 
-func piMessage(msg []byte, off int64, base Event, out *sink) {
+func piMessage(msg []byte, off int64, base Event, out *sink, status func(string) (string, execReport)) {
 	var f [5][]byte
 	jsonx.Pick(msg, piMessageKeys, f[:])
 	switch role := str(f[0]); role {
@@ -116,7 +121,10 @@ func piMessage(msg []byte, off int64, base Event, out *sink) {
 		if other > 0 {
 			out.loss(off, "non-text tool output part skipped")
 		}
-		text, rep := piBashStatus(text)
+		if status == nil {
+			status = piBashStatus
+		}
+		text, rep := status(text)
 		base.Kind, base.Role, base.Content = KindToolResult, RoleTool, text
 		base.Metadata = map[string]any{"call_id": str(f[2]), "tool": str(f[3]), "is_error": jsonx.Bool(f[4])}
 		rep.apply(base.Metadata)

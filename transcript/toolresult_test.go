@@ -117,12 +117,21 @@ func FuzzToolFraming(f *testing.F) {
 		"<untrusted_context>\nOutput: a\nExit Code: 3\nProcess Group PGID: 1\n</untrusted_context>",
 		"Command: c\nDirectory: d\nOutput: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)",
 		"Exit code 2\nerr", "out\n\n[Showing lines 1-2 of 9. Full output: /tmp/f]\n\nCommand exited with code 4",
+		"hello\n<shellId: 0 completed with exit code 0>", "<detached command with shellId: 1 completed with exit code 2>\n",
+		"hello\n\n\nWall time: 2.34 seconds", "x\n\nWall time: 0.10 seconds\n\nCommand exited with code 3",
+		"oops\nCommand failed with exit code: 2.", "Process exited with code 7\nCommand failed with exit code: 7.",
+		"\nboom\nExit code 2\n\n<cwd>/w</cwd>", `{"start_time":1,"end_time":2}`,
+		"Exit code: 137\nSignal: SIGKILL\npartial", "Exit code: 1 (No matches found)\n",
+		"exit: 0 [truncated: showing first/last 1 KB of 9 KB - full output at: /tmp/o] [signal=SIGPIPE]\nx", "exit: killed (timeout)\n",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		for name, parse := range map[string]func(string) (string, execReport){
 			"codex": codexShellOutput, "gemini": geminiShellReport, "pi": piBashStatus, "claude": claudeExitLine,
+			"copilot": copilotShellStatus, "omp": ompBashStatus, "kimi": kimiShellStatus,
+			"command-code": commandCodeShellStatus, "grok": grokBashStatus,
+			"crush": func(s string) (string, execReport) { return crushBashStatus(s, s) },
 		} {
 			out, rep := parse(in)
 			rep.apply(map[string]any{})

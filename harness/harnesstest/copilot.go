@@ -47,13 +47,15 @@ type copilotArgs struct {
 	hasPrompt, hasResume, cont, allowAll   bool
 	help, version                          bool
 	utility                                string
+	mcpConfigs, allowTools                 []string
 }
 
 var (
 	copilotFakeValue = map[string]bool{"-p": true, "--prompt": true, "-i": true, "--interactive": true,
 		"--model": true, "--session-id": true, "-n": true, "--name": true, "--agent": true, "-C": true,
 		"--output-format": true, "--log-level": true, "--add-dir": true, "--plugin-dir": true,
-		"--additional-mcp-config": true, "--mode": true, "--reasoning-effort": true}
+		"--additional-mcp-config": true, "--mode": true, "--reasoning-effort": true,
+		"--allow-tool": true, "--deny-tool": true}
 	copilotFakeBool = map[string]bool{"--continue": true, "--allow-all": true, "--yolo": true,
 		"--allow-all-tools": true, "--allow-all-paths": true, "--allow-all-urls": true, "-s": true,
 		"--silent": true, "-h": true, "--help": true, "-v": true, "--version": true,
@@ -111,6 +113,10 @@ func (a *copilotArgs) value(name, v string) {
 		a.interactive = v
 	case "--session-id":
 		a.sessionID = v
+	case "--additional-mcp-config":
+		a.mcpConfigs = append(a.mcpConfigs, v)
+	case "--allow-tool":
+		a.allowTools = append(a.allowTools, v)
 	}
 }
 
@@ -157,6 +163,7 @@ func copilotMain(inv invocation, k knobs, entry *logEntry) int {
 		fmt.Fprintf(inv.stdout, "copilot %s: nothing to do in the fake\n", a.utility)
 		return 0
 	}
+	entry.MCP = copilotMCP(a.mcpConfigs)
 	r := &copilotRun{inv: inv, k: k, a: a}
 	err = r.run()
 	entry.Context, entry.SessionID = r.context, r.id

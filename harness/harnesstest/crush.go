@@ -56,6 +56,7 @@ func crushMain(inv invocation, k knobs, entry *logEntry) int {
 		fmt.Fprintf(inv.stdout, "crush %s: nothing to do in the fake\n", a.sub)
 		return 0
 	}
+	entry.MCP = crushMCP(inv.getenv)
 	r := &crushRun{inv: inv, k: k, a: a}
 	err = r.run()
 	entry.Context, entry.SessionID = r.context, r.id
@@ -123,14 +124,7 @@ func (r *crushRun) run() error {
 // `option global-context-path` lines (following `cd DIR && source FILE`);
 // with none listed, Crush's two defaults.
 func crushContext(getenv func(string) string) (string, error) {
-	dir := getenv("CRUSH_GLOBAL_CONFIG")
-	if dir == "" {
-		base := getenv("XDG_CONFIG_HOME")
-		if base == "" {
-			base = filepath.Join(getenv("HOME"), ".config")
-		}
-		dir = filepath.Join(base, "crush")
-	}
+	dir := crushGlobalDir(getenv)
 	var paths []string
 	if data, err := os.ReadFile(filepath.Join(dir, "crush.json")); err == nil {
 		var cfg struct {
@@ -158,6 +152,18 @@ func crushContext(getenv func(string) string) (string, error) {
 		}
 	}
 	return strings.Join(out, "\n"), nil
+}
+
+// crushGlobalDir is Crush's global config directory.
+func crushGlobalDir(getenv func(string) string) string {
+	if dir := getenv("CRUSH_GLOBAL_CONFIG"); dir != "" {
+		return dir
+	}
+	base := getenv("XDG_CONFIG_HOME")
+	if base == "" {
+		base = filepath.Join(getenv("HOME"), ".config")
+	}
+	return filepath.Join(base, "crush")
 }
 
 // crushRCPaths interprets the two crushrc forms the launcher writes:

@@ -36,6 +36,7 @@ type qwenArgs struct {
 	resumeGiven                     bool
 	prompt, interactivePrompt       string
 	resume, sessionID, approvalMode string
+	mcpConfig                       string
 	appends                         []string
 	query                           []string
 	utility                         string
@@ -123,6 +124,8 @@ func (a *qwenArgs) value(name, v string) {
 		a.approvalMode = v
 	case "--append-system-prompt":
 		a.appends = append(a.appends, v)
+	case "--mcp-config":
+		a.mcpConfig = v
 	}
 }
 
@@ -203,6 +206,7 @@ func qwenMain(inv invocation, k knobs, entry *logEntry) int {
 		fmt.Fprintf(inv.stdout, "qwen %s: nothing to do in the fake\n", a.utility)
 		return 0
 	}
+	entry.MCP = qwenMCP(a.mcpConfig)
 	r := &qwenRun{inv: inv, k: k, a: a}
 	err = r.run()
 	entry.Context, entry.SessionID = r.context, r.id
