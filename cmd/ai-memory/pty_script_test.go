@@ -63,7 +63,13 @@ func cmdPtyRun(ts *testscript.TestScript, neg bool, args []string) {
 	copied := make(chan struct{})
 	go func() { io.Copy(out, ptmx); close(copied) }()
 	derr := runDialogue(ptmx, out, string(steps))
-	werr := cmd.Wait()
+	// A failed dialogue (a prompt that never came) leaves the command
+	// waiting for input it will never get: give it a moment, then kill it.
+	limit := ptyExitTimeout
+	if derr != nil {
+		limit = 2 * time.Second
+	}
+	werr, hung := waitBounded(cmd, limit)
 	after, err := term.GetState(int(tty.Fd()))
 	ts.Check(err)
 	tty.Close()
@@ -73,6 +79,9 @@ func cmdPtyRun(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Logf("[pty output]\n%s", out.String())
 	fmt.Fprint(ts.Stdout(), out.String())
+	if hung && derr == nil {
+		ts.Fatalf("ptyrun: the command was still running %s after the dialogue ended (killed)", limit)
+	}
 	if !reflect.DeepEqual(before, after) {
 		ts.Fatalf("ptyrun: terminal modes were not restored after the command exited")
 	}
@@ -84,6 +93,25 @@ func cmdPtyRun(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if werr == nil && neg {
 		ts.Fatalf("ptyrun: unexpected success")
+	}
+}
+
+// ptyExitTimeout bounds the wait for the command after its dialogue, so a
+// command that waits for input the dialogue never sends fails the script
+// with its output instead of hanging the test binary.
+const ptyExitTimeout = 30 * time.Second
+
+// waitBounded waits for cmd up to d, then kills its process group (it is a
+// session leader) and reports hung.
+func waitBounded(cmd *exec.Cmd, d time.Duration) (err error, hung bool) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err, false
+	case <-time.After(d):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		return <-done, true
 	}
 }
 

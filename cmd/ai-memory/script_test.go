@@ -14,6 +14,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/harness/harnesstest"
+	"github.com/ai-memory/ai-memory/transcript"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -36,6 +37,7 @@ var scriptCmds = map[string]func(*testscript.TestScript, bool, []string){
 	"status":   cmdStatus,
 	"waitfile": cmdWaitFile,
 	"sleep":    cmdSleep,
+	"sessions": cmdSessions,
 }
 
 func TestScripts(t *testing.T) {
@@ -113,6 +115,35 @@ func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
 	time.Sleep(d)
 }
 
+// cmdSessions asks the registered source of harness $H for the sessions
+// recorded in the current directory's checkout, checks there are exactly N,
+// and sets ID1..IDN to their ids, newest first: sessions N. Scenarios learn
+// the ids this way because most harnesses make their own.
+func cmdSessions(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sessions N")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("sessions: bad count %q", args[0])
+	}
+	d, ok := harness.Lookup(ts.Getenv("H"))
+	if !ok {
+		ts.Fatalf("sessions: $H=%q is not a registered harness", ts.Getenv("H"))
+	}
+	env := transcript.Env{Home: ts.Getenv("HOME"), Getenv: ts.Getenv}
+	ss, err := d.Source.List(env, ts.MkAbs("."), 0)
+	ts.Check(err)
+	var ids []string
+	for i, s := range ss {
+		ids = append(ids, s.ID)
+		ts.Setenv(fmt.Sprintf("ID%d", i+1), s.ID)
+	}
+	if len(ss) != want {
+		ts.Fatalf("sessions: %d %s sessions in this checkout %q, want %d", len(ss), d.Name, ids, want)
+	}
+}
+
 // waitFileTimeout bounds waitfile. It only delays a failing test: on a loaded
 // 2-core machine a fake plus the launcher under -race has taken over 20 s to
 // write its first record.
@@ -139,9 +170,21 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Fatalf("waitfile: %s not ready after %s", args[0], waitFileTimeout)
 }
 
+// otherHarness is the first registered harness other than name that has a
+// fake: $OTHER_H, for scenarios where a second harness joins a workstream.
+func otherHarness(name string) harnesstest.Fake {
+	for _, d := range harness.All() {
+		if f, ok := harnesstest.FakeFor(d.Name); ok && d.Name != name {
+			return f
+		}
+	}
+	return harnesstest.Fake{}
+}
+
 // TestHarnessScripts runs the shared scenarios of testdata/harness once per
 // registered harness, against its fake: $H is the harness, $PRINT its
-// print-mode argument, $PRODUCT its name for people, and the fake's Vars
+// print-mode argument, $PRODUCT its name for people, $EXE its executable,
+// $OTHER_H and $OTHER_PRINT another harness, and the fake's Vars
 // the flags, store paths and argv patterns the scenarios check. A
 // registered harness without a fake fails here.
 func TestHarnessScripts(t *testing.T) {
@@ -186,6 +229,9 @@ func TestHarnessScripts(t *testing.T) {
 						e.Setenv("MCP_SEARCH", d.MCPToolName(harness.MCPServerName, "search"))
 					}
 					e.Setenv("EXE", d.Executable)
+					other := otherHarness(d.Name)
+					e.Setenv("OTHER_H", other.Harness)
+					e.Setenv("OTHER_PRINT", other.Print)
 					for k, v := range fake.Vars {
 						e.Setenv(k, v)
 					}
