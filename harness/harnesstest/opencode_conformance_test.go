@@ -56,11 +56,14 @@ func opencodePartial(t *testing.T, src transcript.Source, fake Fake) {
 	if r2, _ := src.Refresh(s); !ok || !src.Settled(r1, r2) {
 		t.Error("an unchanged session has not settled")
 	}
-	// The writer finishes the streaming text part: a newer time_updated.
+	// The writer finishes the streaming text part, stamped with the time of
+	// the write: newer than every part so far (on a loaded machine the
+	// fake's later parts may be several milliseconds newer than this one).
 	db := opencodeWriterDB(t, s.Path)
-	execSQL(t, db, `UPDATE part SET time_updated = time_updated + 5,
-		data = json_set(data, '$.time.end', time_updated + 5) WHERE json_extract(data, '$.type') = 'text'
-		AND json_extract(data, '$.time.end') IS NULL AND json_extract(data, '$.time.start') IS NOT NULL`)
+	execSQL(t, db, `UPDATE part SET time_updated = (SELECT MAX(time_updated) FROM part WHERE session_id = ?1) + 5,
+		data = json_set(data, '$.time.end', (SELECT MAX(time_updated) FROM part WHERE session_id = ?1) + 5)
+		WHERE session_id = ?1 AND json_extract(data, '$.type') = 'text'
+		AND json_extract(data, '$.time.end') IS NULL AND json_extract(data, '$.time.start') IS NOT NULL`, s.ID)
 	db.Close()
 	full, _ := src.Refresh(s)
 	if src.Settled(r1, full) {
