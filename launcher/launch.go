@@ -35,6 +35,11 @@ type launch struct {
 	hb      *heartbeat
 	started time.Time
 	runDir  string
+	// before holds, when the session id is only known after the run, this
+	// checkout's sessions that were already written when the agent was
+	// spawned, as they were then: one of them is this run's session only
+	// if it changes (see resolveSession).
+	before map[string]transcript.Session
 
 	choice choice
 	mcp    *harness.MCPServer // registered for this run; nil = none
@@ -175,6 +180,9 @@ func (l *launch) spawnAndFinish(ctx context.Context) error {
 	}
 	if l.packet.text != "" {
 		say(l.env.Stderr, "%s", l.packet.summary)
+	}
+	if l.plan.SessionID == "" {
+		l.before = l.recentSessions()
 	}
 	proc, err := agentproc.Start(agentproc.Spec{
 		Path: l.exe, Args: l.plan.Args, Env: l.childEnv(), Dir: l.env.Dir,

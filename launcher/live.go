@@ -88,7 +88,11 @@ func (li *liveImport) stop() (transcript.Session, bool, []string) {
 
 // resolveSession finds the native session of this run: the id the plan
 // knew before spawn, else the newest checkout session written since the
-// run started (Codex reveals its id only by creating the file).
+// run started (Codex reveals its id only by creating the file). A session
+// that was already there at spawn counts only once it changed: the store's
+// time slack would otherwise hand a fresh run the session a previous run
+// wrote a moment before (seen with Kimi: a --fresh run right after a resume
+// was linked to the resumed session and its own was never imported).
 func (l *launch) resolveSession() (transcript.Session, bool) {
 	tenv := l.env.transcriptEnv()
 	if id := l.plan.SessionID; id != "" {
@@ -96,10 +100,24 @@ func (l *launch) resolveSession() (transcript.Session, bool) {
 		return s, ex == transcript.Present
 	}
 	cands, _ := l.src.CreatedSince(tenv, l.id.Root, l.started) // an error still returns the readable ones
-	if len(cands) == 0 {
-		return transcript.Session{}, false
+	for _, c := range cands {
+		if pre, ok := l.before[c.ID]; ok && l.src.Settled(pre, c) {
+			continue // untouched since spawn: not this run's
+		}
+		return c, true
 	}
-	return cands[0], true
+	return transcript.Session{}, false
+}
+
+// recentSessions snapshots the checkout's sessions that CreatedSince would
+// offer this run, keyed by id.
+func (l *launch) recentSessions() map[string]transcript.Session {
+	cands, _ := l.src.CreatedSince(l.env.transcriptEnv(), l.id.Root, l.started)
+	out := make(map[string]transcript.Session, len(cands))
+	for _, c := range cands {
+		out[c.ID] = c
+	}
+	return out
 }
 
 // Transcript settling after the agent exited: poll until two observations
