@@ -226,3 +226,36 @@ func (e unreadableError) Error() string {
 func (e unreadableError) Is(target error) bool { return target == ErrUnreadable }
 
 func (e unreadableError) Unwrap() error { return e.u.first }
+
+// headerSessions lists the sessions under roots (one JSONL file per
+// session, found recursively) modified at or after since whose header, read
+// by header, names checkout as their cwd: the header decides, the folder
+// names only narrow the scan. Unreadable roots are reported once as
+// "list <harness> sessions"; missing ones are no error.
+func headerSessions(harness string, roots []string, checkout string, since time.Time, header func(path string) (id, cwd string)) ([]Session, error) {
+	canon, ok := canonical(checkout)
+	if !ok {
+		return nil, nil // fail closed
+	}
+	var files []string
+	var err error
+	for _, dir := range roots {
+		more, e := jsonlFiles(dir, maxScanFiles-len(files), func(string) bool { return true })
+		if e != nil && !errors.Is(e, fs.ErrNotExist) && err == nil {
+			err = fmt.Errorf("list %s sessions: %w", harness, e)
+		}
+		files = append(files, more...)
+	}
+	var out []Session
+	for _, f := range files {
+		s, ok := statSession(Session{Harness: harness, Path: f})
+		if !ok || s.ModTime.Before(since) {
+			continue
+		}
+		if s.ID, s.Cwd = header(f); s.ID != "" && sameDir(s.Cwd, canon) {
+			out = append(out, s)
+		}
+	}
+	newestFirst(out)
+	return out, err
+}

@@ -2,9 +2,7 @@ package transcript
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,34 +123,9 @@ func (o ompSource) CreatedSince(env Env, checkout string, since time.Time) ([]Se
 	return o.sessions(env, checkout, since.Add(-createdSlack))
 }
 
-// sessions returns the checkout's sessions modified at or after since; the
-// header's cwd decides, the folder name only narrows the scan.
+// sessions returns the checkout's sessions modified at or after since.
 func (o ompSource) sessions(env Env, checkout string, since time.Time) ([]Session, error) {
-	canon, ok := canonical(checkout)
-	if !ok {
-		return nil, nil // fail closed
-	}
-	var files []string
-	var err error
-	for _, dir := range o.WatchRoots(env, checkout) {
-		more, e := jsonlFiles(dir, maxScanFiles-len(files), func(string) bool { return true })
-		if e != nil && !errors.Is(e, fs.ErrNotExist) && err == nil {
-			err = fmt.Errorf("list omp sessions: %w", e)
-		}
-		files = append(files, more...)
-	}
-	var out []Session
-	for _, f := range files {
-		s, ok := statSession(Session{Harness: "omp", Path: f})
-		if !ok || s.ModTime.Before(since) {
-			continue
-		}
-		if s.ID, s.Cwd = ompHeader(f); s.ID != "" && sameDir(s.Cwd, canon) {
-			out = append(out, s)
-		}
-	}
-	newestFirst(out)
-	return out, err
+	return headerSessions("omp", o.WatchRoots(env, checkout), checkout, since, ompHeader)
 }
 
 // ompHeader returns the id and cwd of the session header: the first
