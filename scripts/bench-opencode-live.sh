@@ -22,6 +22,8 @@ ocbin=$(rig_opencode_bin "$OPENCODE_VERSION") || { echo "SKIP: needs opencode-ai
 rig_seed_opencode "$HOME_DIR" "$OPENCODE_VERSION"
 rig_env "$HOME_DIR" "$(dirname "$AIM")" "$ocbin"
 RIG_ENV+=("AI_MEMORY_HOME=$RIG_TMP/amdata")
+# AI_MEMORY_MCP=0 measures the wrapping without the per-run MCP server.
+[[ -n ${AI_MEMORY_MCP:-} ]] && RIG_ENV+=("AI_MEMORY_MCP=$AI_MEMORY_MCP")
 rig_opencode_env "$HOME_DIR"
 plain="$HOME_DIR/plain" wrapped="$HOME_DIR/wrapped"
 rig_make_repo "$plain" >/dev/null
