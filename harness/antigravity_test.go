@@ -39,7 +39,7 @@ func TestAntigravityPlan(t *testing.T) {
 			want{args: s("-p", "--continue", "--conversation", id), session: id, resume: true}},
 		{"native --conversation", Request{Args: s("--conversation", id), LinkedSessionID: "l", StdinTTY: true},
 			want{args: s("--conversation", id), interactive: true, explicit: true, explicitID: id, session: id, resume: true}},
-		{"native --conversation=", Request{Args: s("--conversation=" + id, "-p", "x"), LinkedSessionID: "l"},
+		{"native --conversation=", Request{Args: s("--conversation="+id, "-p", "x"), LinkedSessionID: "l"},
 			want{args: s("--conversation="+id, "-p", "x"), explicit: true, explicitID: id, session: id, resume: true}},
 		{"native -c", Request{Args: s("-c"), LinkedSessionID: "l", StdinTTY: true},
 			want{args: s("-c"), interactive: true, explicit: true}},
