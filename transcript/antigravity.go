@@ -110,8 +110,10 @@ func (a antigravitySource) session(env Env, id string) (Session, bool) {
 	return s, ok
 }
 
-// antigravityStat fills ModTime (the newest of the database, its WAL and
-// history.jsonl) and Size (history.jsonl's size).
+// antigravityStat fills ModTime (the newer of the database and its WAL:
+// agy writes every step there; history.jsonl is shared by every
+// conversation, so its time would make them all equally new) and Size
+// (history.jsonl's size, which grows with every prompt).
 func antigravityStat(s Session) (Session, bool) {
 	fi, err := os.Stat(s.Path)
 	if err != nil || !fi.Mode().IsRegular() {
@@ -123,9 +125,6 @@ func antigravityStat(s Session) (Session, bool) {
 	}
 	if h, err := os.Stat(antigravityHistoryOf(s.Path)); err == nil {
 		s.Size = h.Size()
-		if h.ModTime().After(s.ModTime) {
-			s.ModTime = h.ModTime()
-		}
 	}
 	return s, true
 }
