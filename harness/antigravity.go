@@ -23,6 +23,16 @@ func antigravityDescriptor() Descriptor {
 		Source:     transcript.AntigravitySource(),
 		// Its store yields the user's prompts only (transcript/antigravity.go).
 		PromptsOnly: true,
+		Check:       antigravityCheck,
+	}
+}
+
+// antigravityCheck tells what ai-memory cannot do with agy, so a user sees
+// it before relying on it: no handoff, and only prompts imported.
+func antigravityCheck(CheckEnv) []Finding {
+	return []Finding{
+		{Level: LevelInfo, Check: "delivery", Detail: "agy has no per-run context route: runs get no handoff packet; the agent can run `ai-memory workstream-search`"},
+		{Level: LevelInfo, Check: "import", Detail: "only your prompts are imported (agy's replies and tool steps are undocumented protobuf); other harnesses' packets hold only those"},
 	}
 }
 

@@ -17,6 +17,7 @@ func crushDescriptor() Descriptor {
 		Install:    "npm install -g @charmland/crush",
 		Tested:     []string{"0.90.0"},
 		Planner:    crush{},
+		Check:      crushCheck,
 		Source:     transcript.CrushSource(),
 		// `mcp add` in the run's crushrc (crush_mcp.go).
 		MCPToolName: crushMCPToolName,

@@ -145,3 +145,12 @@ func crushClientServer(getenv func(string) string) bool {
 	v, err := strconv.ParseBool(getenv(envCrushClientServer))
 	return err == nil && v
 }
+
+// crushCheck warns, in doctor, when the environment puts Crush in
+// client-server mode, where runs get no handoff packet (crushClientServer).
+func crushCheck(e CheckEnv) []Finding {
+	if !crushClientServer(e.Getenv) {
+		return nil
+	}
+	return []Finding{{Level: LevelWarn, Check: "delivery", Detail: crushClientServerNotice}}
+}

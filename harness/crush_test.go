@@ -183,3 +183,12 @@ func TestCrushClientServer(t *testing.T) {
 		}
 	}
 }
+
+func TestCrushCheck(t *testing.T) {
+	for v, want := range map[string]int{"1": 1, "": 0, "false": 0} {
+		e := CheckEnv{Getenv: func(k string) string { return map[string]string{envCrushClientServer: v}[k] }}
+		if got := crushCheck(e); len(got) != want || (want == 1 && got[0].Level != LevelWarn) {
+			t.Errorf("CRUSH_CLIENT_SERVER=%q: findings %+v", v, got)
+		}
+	}
+}
