@@ -20,4 +20,5 @@ var registry = newRegistry(
 	copilotDescriptor(),
 	kimiDescriptor(),
 	commandcodeDescriptor(),
+	antigravityDescriptor(),
 )

@@ -17,6 +17,7 @@ func crushDescriptor() Descriptor {
 		Install:    "npm install -g @charmland/crush",
 		Tested:     []string{"0.90.0"},
 		Planner:    crush{},
+		Check:      crushCheck,
 		Source:     transcript.CrushSource(),
 		// `mcp add` in the run's crushrc (crush_mcp.go).
 		MCPToolName: crushMCPToolName,
@@ -36,7 +37,9 @@ func crushDescriptor() Descriptor {
 //     there.
 //   - handoff: CRUSH_GLOBAL_CONFIG names a per-run directory whose crushrc
 //     sources the user's and adds the packet as a global context path (see
-//     crushGlobalConfig), fresh and resumed.
+//     crushGlobalConfig), fresh and resumed. Not under CRUSH_CLIENT_SERVER
+//     (see crushClientServer): then nothing is delivered and one line says
+//     why.
 type crush struct {
 	// readFile reads the user's global config files (nil = os.ReadFile).
 	readFile func(string) ([]byte, error)
@@ -102,7 +105,11 @@ func (c crush) Build(in Intent, d Decision) (Plan, error) {
 	if d.Yolo && sub != crushRun && !hasFlag(args, "-y", crushYolo) {
 		args = appendOptions(args, crushYolo)
 	}
-	if (d.Packet != "" || d.MCP != nil) && d.RunDir != "" {
+	switch {
+	case (d.Packet == "" && d.MCP == nil) || d.RunDir == "":
+	case crushClientServer(d.Getenv):
+		p.Notices = append(p.Notices, crushClientServerNotice)
+	default:
 		c.deliver(&p, d)
 	}
 	p.Args = args

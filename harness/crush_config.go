@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -116,4 +117,40 @@ func crushRCContext(b *strings.Builder, userDir, packet string) {
 	for _, p := range []string{filepath.Join(userDir, "CRUSH.md"), filepath.Join(filepath.Dir(userDir), "AGENTS.md"), packet} {
 		b.WriteString("option global-context-path " + shellQuote([]string{p}) + "\n")
 	}
+}
+
+// envCrushClientServer switches Crush to its client-server mode.
+const envCrushClientServer = "CRUSH_CLIENT_SERVER"
+
+// crushClientServerNotice replaces the handoff in client-server mode.
+const crushClientServerNotice = "Crush runs in client-server mode (CRUSH_CLIENT_SERVER is set), where a shared background server loads the config, so no handoff packet or MCP server was given to this run; the workstream's history is available through `ai-memory workstream-search` inside the agent (unset CRUSH_CLIENT_SERVER for this run to get the packet)"
+
+// crushClientServer reports whether the agent will run in Crush's
+// client-server mode (strconv.ParseBool of CRUSH_CLIENT_SERVER, as Crush
+// reads it). Then the TUI and `crush run` are clients of a detached
+// `crush server` (one per user, started by the first client with that
+// client's environment, and outliving it) which loads each workspace's
+// config and writes the same <data dir>/crush.db, so the store and its
+// import do not change. A per-run CRUSH_GLOBAL_CONFIG would not reach a
+// server already running, and one started by this run would keep using
+// the run's directory after it is removed: so it is never set then.
+// Facts: charmbracelet/crush internal/cmd/root.go (useClientServer,
+// connectToServer, startDetachedServer) and internal/backend/backend.go
+// (CreateWorkspace: config.Init in the server process; a second client at
+// the same path gets the first one's workspace).
+func crushClientServer(getenv func(string) string) bool {
+	if getenv == nil {
+		return false
+	}
+	v, err := strconv.ParseBool(getenv(envCrushClientServer))
+	return err == nil && v
+}
+
+// crushCheck warns, in doctor, when the environment puts Crush in
+// client-server mode, where runs get no handoff packet (crushClientServer).
+func crushCheck(e CheckEnv) []Finding {
+	if !crushClientServer(e.Getenv) {
+		return nil
+	}
+	return []Finding{{Level: LevelWarn, Check: "delivery", Detail: crushClientServerNotice}}
 }

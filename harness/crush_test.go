@@ -155,3 +155,40 @@ func TestCrushDeliveryUserDirs(t *testing.T) {
 		t.Errorf("unreadable user config: %+v", p)
 	}
 }
+
+// TestCrushClientServer: in client-server mode a detached server loads the
+// config, so neither the packet nor the MCP server is set up, and one line
+// says why; the session flags are planned as usual.
+func TestCrushClientServer(t *testing.T) {
+	none := crush{readFile: func(string) ([]byte, error) { return nil, fs.ErrNotExist }}
+	mcp := &MCPServer{Name: MCPServerName, Command: "/bin/ai-memory", Args: []string{"mcp"}}
+	for _, tt := range []struct {
+		value   string
+		blocked bool
+	}{{"1", true}, {"true", true}, {"T", true}, {"0", false}, {"", false}, {"yes", false}} {
+		env := map[string]string{"HOME": "/h", envCrushClientServer: tt.value}
+		p, err := planWith(none, Request{Args: []string{"run", "x"}, Packet: "PKT", RunDir: "/r", Env: env,
+			LinkedSessionID: "0b7c7a52-1f9e-4a35-9d1c-51a3c4e1d2f0", MCP: mcp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Env == nil && len(p.Files) == 0 && p.Delivery == DeliveryNone; got != tt.blocked {
+			t.Errorf("CRUSH_CLIENT_SERVER=%q: delivery skipped = %v, want %v (%+v)", tt.value, got, tt.blocked, p.Plan)
+		}
+		if tt.blocked && (len(p.Notices) != 1 || !strings.Contains(p.Notices[0], "unset CRUSH_CLIENT_SERVER")) {
+			t.Errorf("CRUSH_CLIENT_SERVER=%q: notices %q", tt.value, p.Notices)
+		}
+		if want := []string{"run", "--session", "0b7c7a52-1f9e-4a35-9d1c-51a3c4e1d2f0", "x"}; !reflect.DeepEqual(p.Args, want) {
+			t.Errorf("args %q, want %q", p.Args, want)
+		}
+	}
+}
+
+func TestCrushCheck(t *testing.T) {
+	for v, want := range map[string]int{"1": 1, "": 0, "false": 0} {
+		e := CheckEnv{Getenv: func(k string) string { return map[string]string{envCrushClientServer: v}[k] }}
+		if got := crushCheck(e); len(got) != want || (want == 1 && got[0].Level != LevelWarn) {
+			t.Errorf("CRUSH_CLIENT_SERVER=%q: findings %+v", v, got)
+		}
+	}
+}

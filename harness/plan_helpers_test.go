@@ -16,6 +16,7 @@ type Request struct {
 	BaseInstructions string // the base instructions of any session looked up
 	StdinTTY         bool
 	Env              map[string]string // the agent's environment (Decision.Getenv)
+	MCP              *MCPServer        // the server to register (Decision.MCP)
 }
 
 // testPlan is a Plan together with the intent it was built from.
@@ -56,7 +57,7 @@ func planWith(pl Planner, r Request) (testPlan, error) {
 		return testPlan{}, ErrFreshWithSelector
 	}
 	d := Decision{Yolo: r.Yolo || in.Yolo, NewSessionID: r.NewSessionID, Packet: r.Packet,
-		RunDir: r.RunDir, HookCommand: r.HookCommand}
+		RunDir: r.RunDir, HookCommand: r.HookCommand, MCP: r.MCP}
 	if r.Env != nil {
 		d.Getenv = func(k string) string { return r.Env[k] }
 	}

@@ -55,6 +55,13 @@ type Descriptor struct {
 	// for one launch without editing user config: the launcher then leaves
 	// Decision.MCP nil and the packet names only the shell command.
 	MCPToolName func(server, tool string) string
+	// PromptsOnly is true when the Source can decode only the user's
+	// prompts from the store (Antigravity: its replies and tool steps are
+	// undocumented protobuf): no reply, tool call or tool result of this
+	// harness ever reaches the ledger, and the packets other harnesses get
+	// hold only its prompts. Doctor and the docs say so; the shared e2e
+	// scenarios that check an imported tool result skip it.
+	PromptsOnly bool
 }
 
 // MCPServerName is the key under which `ai-memory run` registers

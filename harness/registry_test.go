@@ -23,6 +23,8 @@ func TestLookup(t *testing.T) {
 		{"opencode-ai", "", false},
 		{"Qwen-Code", "qwen", true},
 		{"oh-my-pi", "omp", true},
+		{"AGY", "antigravity", true},
+		{"antigravity-cli", "antigravity", true},
 		{"", "", false},
 	}
 	for _, tt := range tests {
@@ -34,7 +36,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestNamesAndAll(t *testing.T) {
-	if got, want := Names(), []string{"claude", "codex", "command-code", "copilot", "crush", "gemini", "grok", "kimi", "kiro", "omp", "opencode", "pi", "qwen"}; !reflect.DeepEqual(got, want) {
+	if got, want := Names(), []string{"antigravity", "claude", "codex", "command-code", "copilot", "crush", "gemini", "grok", "kimi", "kiro", "omp", "opencode", "pi", "qwen"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
 	all := All()
@@ -81,10 +83,10 @@ func names(ds []Descriptor) []string {
 }
 
 func TestUsageAndUnknown(t *testing.T) {
-	if got, want := Usage(), "claude (claude-code), codex, opencode (open-code), gemini (gemini-cli), pi (pi-coding-agent), qwen (qwen-code), omp (oh-my-pi), crush, grok (grok-build), kiro (kiro-cli), copilot (copilot-cli, github-copilot), kimi (kimi-code), command-code (commandcode)"; got != want {
+	if got, want := Usage(), "claude (claude-code), codex, opencode (open-code), gemini (gemini-cli), pi (pi-coding-agent), qwen (qwen-code), omp (oh-my-pi), crush, grok (grok-build), kiro (kiro-cli), copilot (copilot-cli, github-copilot), kimi (kimi-code), command-code (commandcode), antigravity (agy, antigravity-cli)"; got != want {
 		t.Errorf("Usage() = %q, want %q", got, want)
 	}
-	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: claude, codex, command-code, copilot, crush, gemini, grok, kimi, kiro, omp, opencode, pi, qwen` {
+	if got := UnknownError("nope").Error(); got != `unknown harness "nope"; known harnesses: antigravity, claude, codex, command-code, copilot, crush, gemini, grok, kimi, kiro, omp, opencode, pi, qwen` {
 		t.Errorf("UnknownError = %q", got)
 	}
 	if got, want := StoreEnv(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "XDG_DATA_HOME", "GEMINI_CLI_HOME", "PI_CODING_AGENT_DIR", "PI_CODING_AGENT_SESSION_DIR", "QWEN_RUNTIME_DIR", "QWEN_HOME", "PI_CONFIG_DIR", "CRUSH_GLOBAL_DATA", "GROK_HOME", "KIRO_HOME", "COPILOT_HOME", "KIMI_CODE_HOME"}; !reflect.DeepEqual(got, want) {

@@ -29,10 +29,11 @@ import (
 // Imported: the prompts history.jsonl attributes to the conversation and
 // its workspace. Not imported, and said once per session as losses: the
 // assistant and tool steps (never decoded: no guessing at an unversioned
-// protobuf) and the opening prompt of a new conversation, which agy logs
-// before the conversation has an id. Facts: the anchor's reader
-// (akitaonrails/ai-memory, verified on agy 1.1.7); not registered as a
-// harness yet (see docs/harnesses.md).
+// protobuf). agy logs a new conversation's opening prompt before the
+// conversation has an id; it is attributed by time (antigravity_open.go)
+// and marked inferred. Facts: the anchor's reader (akitaonrails/ai-memory,
+// verified on agy 1.1.7) and, for the creation time, a public usage
+// reader of the same databases (see docs/harnesses.md).
 type antigravitySource struct{}
 
 // AntigravitySource returns the Antigravity conversation reader.
@@ -104,13 +105,15 @@ func (a antigravitySource) session(env Env, id string) (Session, bool) {
 	s := Session{Harness: "antigravity", ID: id, Path: db}
 	s, ok := antigravityStat(s)
 	if ok {
-		s.Cwd, _ = antigravityWorkspace(db)
+		s.Cwd, _, _ = antigravityMeta(db)
 	}
 	return s, ok
 }
 
-// antigravityStat fills ModTime (the newest of the database, its WAL and
-// history.jsonl) and Size (history.jsonl's size).
+// antigravityStat fills ModTime (the newer of the database and its WAL:
+// agy writes every step there; history.jsonl is shared by every
+// conversation, so its time would make them all equally new) and Size
+// (history.jsonl's size, which grows with every prompt).
 func antigravityStat(s Session) (Session, bool) {
 	fi, err := os.Stat(s.Path)
 	if err != nil || !fi.Mode().IsRegular() {
@@ -122,9 +125,6 @@ func antigravityStat(s Session) (Session, bool) {
 	}
 	if h, err := os.Stat(antigravityHistoryOf(s.Path)); err == nil {
 		s.Size = h.Size()
-		if h.ModTime().After(s.ModTime) {
-			s.ModTime = h.ModTime()
-		}
 	}
 	return s, true
 }
@@ -134,16 +134,23 @@ func antigravityHistoryOf(db string) string {
 	return filepath.Join(filepath.Dir(filepath.Dir(db)), antigravityHistory)
 }
 
-// antigravityWorkspace decodes the workspace path of a conversation
-// database ("" with an error when it carries none that can be read).
-func antigravityWorkspace(db string) (string, error) {
+// antigravityMeta decodes a conversation database's trajectory metadata
+// (table trajectory_metadata_blob, row 'main'): the workspace path (field
+// 1 → field 1, a file:// URI) and, when present, the creation time (field
+// 2, a protobuf Timestamp; zero when absent). An error when it names no
+// file:// workspace.
+func antigravityMeta(db string) (string, time.Time, error) {
 	var blob []byte
 	err := withROSQLite(context.Background(), db, antigravityWhat, func(c *sql.DB) error {
 		return c.QueryRow(`SELECT data FROM trajectory_metadata_blob WHERE id = 'main' AND length(data) <= ?`,
 			antigravityMetaMax).Scan(&blob)
 	})
 	if err != nil {
-		return "", err
+		return "", time.Time{}, err
+	}
+	var created time.Time
+	if ts, ok := protobufField(blob, 2); ok {
+		created, _ = protobufTimestamp(ts)
 	}
 	inner, ok := protobufField(blob, 1)
 	if ok {
@@ -151,9 +158,9 @@ func antigravityWorkspace(db string) (string, error) {
 	}
 	u, err := url.Parse(string(inner))
 	if !ok || err != nil || u.Scheme != "file" || u.Path == "" {
-		return "", errors.New("antigravity conversation metadata names no file:// workspace")
+		return "", created, errors.New("antigravity conversation metadata names no file:// workspace")
 	}
-	return filepath.FromSlash(u.Path), nil
+	return filepath.FromSlash(u.Path), created, nil
 }
 
 // Find looks for conversations/<id>.db.
@@ -177,19 +184,20 @@ func (a antigravitySource) Find(env Env, id string) (Session, Existence, error) 
 func (antigravitySource) Read(ctx context.Context, s Session, from Cursor, opt ReadOptions, emit func(Batch) error) error {
 	hist := antigravityHistoryOf(s.Path)
 	fc := fileCursorFor(from, hist)
+	opening := antigravityOpeningOf(s)
 	if fc.Offset == 0 {
-		err := emit(Batch{Cursor: fc.encode(), Losses: []Loss{
-			{Reason: "antigravity assistant and tool steps are undecoded protobuf; only the user's prompts are imported"},
-			{Reason: "antigravity logs a conversation's opening prompt without its id; it is not attributed"},
-		}})
-		if err != nil {
+		losses := []Loss{{Reason: "antigravity assistant and tool steps are undecoded protobuf; only the user's prompts are imported"}}
+		if opening.created.IsZero() {
+			losses = append(losses, Loss{Reason: "antigravity logs a conversation's opening prompt without its id and this conversation records no creation time; it is not attributed"})
+		}
+		if err := emit(Batch{Cursor: fc.encode(), Losses: losses}); err != nil {
 			return err
 		}
 	}
 	if _, err := os.Stat(hist); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	return readJSONL(ctx, hist, fc.encode(), opt, antigravityParser{id: s.ID, workspace: s.Cwd}, emit)
+	return readJSONL(ctx, hist, fc.encode(), opt, antigravityParser{id: s.ID, workspace: s.Cwd, opening: opening}, emit)
 }
 
 // Progress is the history.jsonl offset reached, out of its size.

@@ -8,14 +8,21 @@ import (
 )
 
 // antigravityParser keeps the history.jsonl prompts of one conversation
-// typed in its workspace. Lines of other conversations, and unlabelled
-// lines (an opening prompt logged before its conversation had an id, which
-// could belong to any conversation started then), are not this session's
-// and are passed over silently.
-type antigravityParser struct{ id, workspace string }
+// typed in its workspace. Lines of other conversations are passed over
+// silently; an unlabelled line (an opening prompt logged before its
+// conversation had an id) is this session's only when the opening window
+// attributes it (see antigravityOpening).
+type antigravityParser struct {
+	id, workspace string
+	opening       antigravityOpening
+}
 
 func (p antigravityParser) parse(rec []byte, off int64, out *sink) {
-	if str(jsonx.Get(rec, "conversationId")) != p.id {
+	var meta map[string]any
+	switch conv := jsonx.Get(rec, "conversationId"); {
+	case len(conv) == 0 && p.opening.attributes(rec, p.workspace):
+		meta = map[string]any{"attribution": "inferred"}
+	case str(conv) != p.id:
 		return
 	}
 	switch typ := jsonx.Get(rec, "type"); {
@@ -38,7 +45,7 @@ func (p antigravityParser) parse(rec []byte, off int64, out *sink) {
 		return
 	}
 	e := Event{Kind: KindMessage, Role: RoleUser, Content: display, RecordID: lineID(rec),
-		OccurredAt: time.UnixMilli(ms).UTC()}
+		OccurredAt: time.UnixMilli(ms).UTC(), Metadata: meta}
 	textEvent(out, off, e, nil)
 }
 

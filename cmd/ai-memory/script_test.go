@@ -196,7 +196,7 @@ func TestHarnessScripts(t *testing.T) {
 		}
 		t.Run(d.Name, func(t *testing.T) {
 			// Harnesses run side by side: their scenarios mostly wait on
-			// fakes and leases, so with 13 harnesses a serial run spends
+			// fakes and leases, so with 14 harnesses a serial run spends
 			// most of its time idle (go test -parallel bounds how many run).
 			t.Parallel()
 			testscript.Run(t, testscript.Params{
@@ -206,7 +206,9 @@ func TestHarnessScripts(t *testing.T) {
 				Cmds:                scriptCmds,
 				// [yolo]: the harness has a native dangerous mode for --yolo;
 				// [mcp]: it takes an MCP server for one launch;
-				// [delivery]: it has a per-run context route for the packet.
+				// [delivery]: it has a per-run context route for the packet;
+				// [imports-tools]: its store yields replies and tool results
+				// (not only the user's prompts: Descriptor.PromptsOnly).
 				Condition: func(cond string) (bool, error) {
 					switch cond {
 					case "yolo":
@@ -215,6 +217,8 @@ func TestHarnessScripts(t *testing.T) {
 						return d.MCPToolName != nil, nil
 					case "delivery": // the harness takes a per-run handoff
 						return fake.Vars["DELIVERY"] != "none", nil
+					case "imports-tools":
+						return !d.PromptsOnly, nil
 					}
 					return false, fmt.Errorf("unknown condition %q", cond)
 				},

@@ -89,6 +89,7 @@ var fakes = []Fake{
 	copilotFake,
 	kimiFake,
 	commandcodeFake,
+	antigravityFake,
 }
 
 // Command is the program name the fake answers to on PATH.

@@ -57,20 +57,52 @@ type storeLayoutChecks struct {
 var (
 	jsonlChecks = storeLayoutChecks{partial: conformPartial, rewrite: conformRewrite, pieces: conformPieces}
 	storeChecks = map[string]storeLayoutChecks{}
+	// journals locates the JSONL file a session is imported from when it
+	// is not Session.Path (a harness's own test file registers it).
+	journals = map[string]func(transcript.Session) string{}
+	// resumeOpts is the option that resumes a session by id, for a
+	// harness whose first turn of a session yields too little to check:
+	// session then adds two turns to it.
+	resumeOpts = map[string]string{}
 )
+
+// journal is the JSONL file session s of fake's harness is imported from.
+func journal(fake Fake, s transcript.Session) string {
+	if j, ok := journals[fake.Harness]; ok {
+		return j(s)
+	}
+	return s.Path
+}
 
 // session runs one print turn of the fake in f's checkout and returns the
 // session its source finds there.
 func (f *fakeEnv) session(src transcript.Source, fake Fake, prompt string) transcript.Session {
 	f.t.Helper()
-	if res := f.run(fake.run, "", false, fake.Print, prompt); res.code != 0 {
-		f.t.Fatalf("fake %s: %+v", fake.Harness, res)
+	resume, more := resumeOpts[fake.Harness]
+	partial := f.env["FAKE_PARTIAL"]
+	if more {
+		delete(f.env, "FAKE_PARTIAL") // only the last turn is cut
 	}
-	ss, err := src.List(f.tenv(), f.cwd, 0)
-	if err != nil || len(ss) == 0 {
-		f.t.Fatalf("List after a run: %v, %v", ss, err)
+	turn := func(args ...string) transcript.Session {
+		f.t.Helper()
+		if res := f.run(fake.run, "", false, append([]string{fake.Print}, args...)...); res.code != 0 {
+			f.t.Fatalf("fake %s: %+v", fake.Harness, res)
+		}
+		ss, err := src.List(f.tenv(), f.cwd, 0)
+		if err != nil || len(ss) == 0 {
+			f.t.Fatalf("List after a run: %v, %v", ss, err)
+		}
+		return ss[0]
 	}
-	return ss[0]
+	s := turn(prompt)
+	if more {
+		s = turn(prompt+" again", resume, s.ID)
+		if partial != "" {
+			f.env["FAKE_PARTIAL"] = partial
+		}
+		s = turn("and "+prompt, resume, s.ID)
+	}
+	return s
 }
 
 func (f *fakeEnv) tenv() transcript.Env {
@@ -240,7 +272,8 @@ func eventIDPart(key string) string {
 func conformPiecesWith(t *testing.T, src transcript.Source, fake Fake, view func([]string) []string) {
 	f := newFakeEnv(t)
 	s := f.session(src, fake, "pieces turn RUN_TOOL")
-	data, err := os.ReadFile(s.Path)
+	path := journal(fake, s)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +286,7 @@ func conformPiecesWith(t *testing.T, src transcript.Source, fake Fake, view func
 		var c transcript.Cursor
 		for n := 0; n < len(data); {
 			n = min(n+step, len(data))
-			writeAt(t, s.Path, data[:n])
+			writeAt(t, path, data[:n])
 			cs, _ := src.Refresh(s)
 			keys, next := readAll(t, src, cs, c)
 			got, c = append(got, keys...), next
@@ -287,7 +320,7 @@ func conformPartialWith(t *testing.T, src transcript.Source, fake Fake, same fun
 	if r2, _ := src.Refresh(s); !ok || !src.Settled(r1, r2) {
 		t.Error("an unchanged session has not settled")
 	}
-	appendTo(t, s.Path, "\n") // the writer finishes its line
+	appendTo(t, journal(fake, s), "\n") // the writer finishes its line
 	full, _ := src.Refresh(s)
 	if src.Settled(r1, full) {
 		t.Error("a session that grew counts as settled")
@@ -302,17 +335,18 @@ func conformPartialWith(t *testing.T, src transcript.Source, fake Fake, same fun
 	// Cut the file in the middle of every line in turn: an import of the
 	// cut file, then a resume from its cursor once the file is whole again,
 	// must import exactly what one read of the whole file does.
-	data, err := os.ReadFile(full.Path)
+	path := journal(fake, full)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for start := 0; start < len(data); {
 		nl := strings.IndexByte(string(data[start:]), '\n')
 		cut := start + (nl+1)/2
-		writeAt(t, full.Path, data[:cut])
+		writeAt(t, path, data[:cut])
 		cs, _ := src.Refresh(full)
 		head, _, c := read(t, src, cs, "")
-		writeAt(t, full.Path, data)
+		writeAt(t, path, data)
 		whole, _ := src.Refresh(full)
 		tail, _, _ := read(t, src, whole, c)
 		if got := append(head, tail...); !same(got, all) {
@@ -335,13 +369,14 @@ func conformRewrite(t *testing.T, src transcript.Source, fake Fake) {
 	f := newFakeEnv(t)
 	s := f.session(src, fake, "to be rewritten")
 	_, _, end := read(t, src, s, "")
-	appendTo(t, s.Path, "{not json\n")
+	path := journal(fake, s)
+	appendTo(t, path, "{not json\n")
 	s, _ = src.Refresh(s)
 	_, losses, end2 := read(t, src, s, end)
 	if len(losses) != 1 || !strings.Contains(losses[0], "malformed") {
 		t.Errorf("malformed line: losses %v, want one", losses)
 	}
-	data, err := os.ReadFile(s.Path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,13 +384,13 @@ func conformRewrite(t *testing.T, src transcript.Source, fake Fake) {
 	// hash must catch (the first record blanked out).
 	nl := strings.IndexByte(string(data), '\n')
 	same := append([]byte(strings.Repeat(" ", nl)), data[nl:]...)
-	writeAt(t, s.Path, same)
+	writeAt(t, path, same)
 	s, _ = src.Refresh(s)
 	if _, losses, _ := read(t, src, s, end2); !strings.Contains(strings.Join(losses, "\n"), "rewritten") {
 		t.Errorf("rewritten prefix: losses %v, want the rewrite noted", losses)
 	}
 	firstLine := data[:nl+1]
-	if err := os.WriteFile(s.Path, firstLine, 0o600); err != nil { // shrink: a rewrite
+	if err := os.WriteFile(path, firstLine, 0o600); err != nil { // shrink: a rewrite
 		t.Fatal(err)
 	}
 	s, _ = src.Refresh(s)
