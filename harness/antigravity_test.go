@@ -2,22 +2,11 @@ package harness
 
 import (
 	"errors"
-	"reflect"
-	"strings"
 	"testing"
 )
 
 func TestAntigravityPlan(t *testing.T) {
-	type want struct {
-		args        []string
-		mode        Mode
-		interactive bool
-		explicit    bool
-		explicitID  string
-		session     string
-		resume      bool
-		notices     int
-	}
+	type want = noRouteWant
 	const id = "0b7c7a52-1f9e-4a35-9d1c-51a3c4e1d2f0"
 	s := func(a ...string) []string { return append([]string{}, a...) }
 	tests := []struct {
@@ -54,27 +43,7 @@ func TestAntigravityPlan(t *testing.T) {
 		{"models behind --model", Request{Args: s("--model", "m", "models")}, want{args: s("--model", "m", "models"), mode: ModePassthrough}},
 		{"a prompt named like a utility", Request{Args: s("-p", "update")}, want{args: s("-p", "update")}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := planWith(antigravity{}, tt.r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := want{p.Args, p.Mode, p.Interactive, p.ExplicitSelector, p.ExplicitSessionID, p.SessionID, p.Resume, len(p.Notices)}
-			if got.args == nil {
-				got.args = []string{}
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("Plan(%+v)\n got %+v\nwant %+v", tt.r, got, tt.want)
-			}
-			if p.Delivery != DeliveryNone || len(p.Files) != 0 || p.Env != nil {
-				t.Errorf("antigravity delivered something: %+v", p.Plan)
-			}
-			if tt.r.Packet != "" && !strings.Contains(p.Notices[0], "ai-memory workstream-search") {
-				t.Errorf("notice %q", p.Notices)
-			}
-		})
-	}
+	checkNoRoutePlans(t, antigravity{}, tests)
 }
 
 func TestAntigravityFreshWithSelector(t *testing.T) {

@@ -1,6 +1,12 @@
 package harness
 
-import "github.com/ai-memory/ai-memory/transcript"
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ai-memory/ai-memory/transcript"
+)
 
 // Request is the test tables' compact form of one launch: the user's argv
 // and the launcher's decision, as the launcher would build them. planWith
@@ -79,4 +85,48 @@ func planWith(pl Planner, r Request) (testPlan, error) {
 	}
 	return testPlan{Plan: p, Mode: in.Mode, Interactive: in.Interactive, ExplicitSelector: in.Selector,
 		ExplicitSessionID: in.SelectedID, Delivery: deliveryOf(p.Confirm)}, nil
+}
+
+// noRouteWant is what the plan tables of harnesses without a per-run
+// context route (Kiro, Antigravity) check of each plan.
+type noRouteWant struct {
+	args        []string
+	mode        Mode
+	interactive bool
+	explicit    bool
+	explicitID  string
+	session     string
+	resume      bool
+	notices     int
+}
+
+// checkNoRoutePlans runs such a table: each plan matches its want, delivers
+// nothing, and a packet becomes a notice pointing at workstream-search.
+func checkNoRoutePlans(t *testing.T, pl Planner, tests []struct {
+	name string
+	r    Request
+	want noRouteWant
+}) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := planWith(pl, tt.r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := noRouteWant{p.Args, p.Mode, p.Interactive, p.ExplicitSelector, p.ExplicitSessionID, p.SessionID, p.Resume, len(p.Notices)}
+			if got.args == nil {
+				got.args = []string{}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Plan(%+v)\n got %+v\nwant %+v", tt.r, got, tt.want)
+			}
+			if p.Delivery != DeliveryNone || len(p.Files) != 0 || p.Env != nil {
+				t.Errorf("%T delivered something: %+v", pl, p.Plan)
+			}
+			if tt.r.Packet != "" && !strings.Contains(p.Notices[0], "ai-memory workstream-search") {
+				t.Errorf("notice %q", p.Notices)
+			}
+		})
+	}
 }
