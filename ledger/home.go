@@ -25,11 +25,21 @@ func DefaultHome(getenv func(string) string) (string, error) {
 }
 
 // DefaultWhere is where this process's ledger lives: the data home of
-// DefaultHome, with the ledger in its backend's default place there.
+// DefaultHome, with the ledger in its backend's default place there, as
+// the machine AI_MEMORY_MACHINE_ID names (else the data home's own) and
+// with the lease AI_MEMORY_LEASE_SECONDS sets (tests only).
 func DefaultWhere(getenv func(string) string) (Where, error) {
 	home, err := DefaultHome(getenv)
 	if err != nil {
 		return Where{}, err
 	}
-	return Where{Home: home}, nil
+	machine, err := machineFromEnv(getenv)
+	if err != nil {
+		return Where{}, err
+	}
+	lease, err := leaseFromEnv(getenv)
+	if err != nil {
+		return Where{}, err
+	}
+	return Where{Home: home, Machine: machine, Lease: lease}, nil
 }

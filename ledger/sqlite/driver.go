@@ -42,7 +42,7 @@ func (driver) Open(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := Open(ctx, h)
+	db, err := OpenWith(ctx, h, Options{Machine: w.Machine, Lease: w.Lease})
 	if errors.Is(err, fs.ErrPermission) {
 		path := filepath.Join(h, FileName)
 		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, h)
@@ -58,7 +58,7 @@ func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, 
 	if err != nil {
 		return nil, err
 	}
-	db, err := OpenForCheck(ctx, h)
+	db, err := openForCheck(ctx, h, w.Machine)
 	if err != nil {
 		return nil, err
 	}

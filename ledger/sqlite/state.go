@@ -43,8 +43,12 @@ type stateWorkstream struct {
 	UpdatedAt           int64  `json:"updated_at"`
 }
 
+// Machine fields are absent from snapshots written before machines
+// existed; a rebuild gives those the rebuilding machine (as migration 0005
+// does to the rows of a ledger it upgrades).
 type stateLink struct {
 	Harness         string `json:"harness"`
+	Machine         string `json:"machine,omitempty"`
 	NativeSessionID string `json:"native_session_id"`
 	Current         bool   `json:"current"`
 	SourceCursor    string `json:"source_cursor"`
@@ -65,6 +69,7 @@ type stateRun struct {
 	OwnerHost        string `json:"owner_host"`
 	OwnerPID         int64  `json:"owner_pid"`
 	OwnerStart       string `json:"owner_start"`
+	OwnerMachine     string `json:"owner_machine,omitempty"`
 	SyncAfter        int64  `json:"sync_after"`
 	SyncThrough      int64  `json:"sync_through"`
 	ContextDelivered bool   `json:"context_delivered"`
@@ -168,7 +173,7 @@ func stateLinks(ctx context.Context, tx *sql.Tx, wsID string) ([]stateLink, erro
 	out := []stateLink{}
 	for rows.Next() {
 		var l stateLink
-		if err := rows.Scan(&l.Harness, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
+		if err := rows.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
 			return nil, err
 		}
 		out = append(out, l)
@@ -187,7 +192,7 @@ func stateRuns(ctx context.Context, tx *sql.Tx, wsID string) ([]stateRun, error)
 		var r stateRun
 		var code, ended sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &code, &r.StartedAt, &ended,
-			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
+			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
 			return nil, err
 		}
 		if code.Valid {
