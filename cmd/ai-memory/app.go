@@ -56,7 +56,7 @@ func newApp(io stdio) *cli.App {
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
-		Flags: []cli.Flag{&cli.StringFlag{Name: "ledger", Usage: "use the ledger at `WHERE` (local, /path/to/ledger.db or postgres://…) for this command; overrides AI_MEMORY_LEDGER and the config file (docs/shared-ledger.md)"}},
+		Flags:  []cli.Flag{&cli.StringFlag{Name: "ledger", Usage: "use the ledger at `WHERE` (local, /path/to/ledger.db or postgres://…) for this command; overrides AI_MEMORY_LEDGER and the config file (docs/shared-ledger.md)"}},
 		Before: applyLedgerFlag,
 	}
 	app.Commands = []*cli.Command{
