@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // DB is an open ledger. It is safe for concurrent use by multiple goroutines,
@@ -28,7 +29,7 @@ type DB struct {
 	home   string
 	path   string
 	busy   time.Duration
-	segFS  segmentFS
+	store  *durable.Store
 	schema int
 }
 
@@ -66,7 +67,7 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 		home:         home,
 		path:         path,
 		busy:         opts.BusyTimeout,
-		segFS:        osFS{},
+		store:        durable.New(home),
 	}
 	if db.sql, err = openSQLite(path, opts.BusyTimeout); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 const (
@@ -28,7 +29,7 @@ func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
-	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, segFS: osFS{}}
+	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, store: durable.New(home)}
 	var err error
 	if db.sql, err = openSQLite(path, DefaultBusyTimeout, "query_only(1)"); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
