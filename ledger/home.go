@@ -25,21 +25,11 @@ func DefaultHome(getenv func(string) string) (string, error) {
 }
 
 // DefaultWhere is where this process's ledger lives: the data home of
-// DefaultHome, with the ledger in its backend's default place there, as
-// the machine AI_MEMORY_MACHINE_ID names (else the data home's own) and
-// with the lease AI_MEMORY_LEASE_SECONDS sets (tests only).
+// DefaultHome and the ledger Choose picks, as the machine and with the
+// lease it sets (without a --ledger flag: the
+// command line sets AI_MEMORY_LEDGER from it, so the agent's hooks and
+// MCP server use the same ledger).
 func DefaultWhere(getenv func(string) string) (Where, error) {
-	home, err := DefaultHome(getenv)
-	if err != nil {
-		return Where{}, err
-	}
-	machine, err := machineFromEnv(getenv)
-	if err != nil {
-		return Where{}, err
-	}
-	lease, err := leaseFromEnv(getenv)
-	if err != nil {
-		return Where{}, err
-	}
-	return Where{Home: home, Machine: machine, Lease: lease}, nil
+	w, _, err := Choose(getenv, "")
+	return w, err
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 const (
@@ -21,21 +22,18 @@ const (
 
 // OpenForCheck opens an existing ledger for inspection only: no migration,
 // no snapshot, and a query-only connection, so a check never changes the
-// ledger, whatever its schema version. It fails when home has no ledger.
-func OpenForCheck(ctx context.Context, home string) (*DB, error) {
-	return openForCheck(ctx, home, "")
-}
-
-// openForCheck is OpenForCheck as machine ("" = the data home's own id,
-// none when the home has none yet: nothing is created).
-func openForCheck(ctx context.Context, home, machine string) (*DB, error) {
-	path := filepath.Join(home, "ledger.db")
+// ledger, whatever its schema version. It fails when there is no ledger
+// file (opts.File, else ledger.db in home). Its machine is opts.Machine,
+// else the data home's own id, none when the home has none yet (nothing
+// is created).
+func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
+	path := opts.file(home)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
-	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, segFS: osFS{}, lease: ledger.LeaseDuration}
+	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, store: durable.New(home), lease: ledger.LeaseDuration}
 	var err error
-	if db.machine, err = ledger.MachineOf(ledger.Where{Home: home, Machine: machine}, false); err != nil {
+	if db.machine, err = ledger.MachineOf(ledger.Where{Home: home, Machine: opts.Machine}, false); err != nil {
 		return nil, err
 	}
 	if db.sql, err = openSQLite(path, DefaultBusyTimeout, "query_only(1)"); err != nil {

@@ -63,7 +63,7 @@ func TestOpen_MachineIDOfTheDataHome(t *testing.T) {
 	if ledger.CheckMachineID(first) != nil {
 		t.Fatalf("machine id %q", first)
 	}
-	chk, err := OpenForCheck(ctx, home)
+	chk, err := OpenForCheck(ctx, home, Options{})
 	must(t, err)
 	defer chk.Close()
 	if chk.Machine() != first {
@@ -74,7 +74,7 @@ func TestOpen_MachineIDOfTheDataHome(t *testing.T) {
 	must(t, err)
 	defer db2.Close()
 	must(t, os.Remove(filepath.Join(other, ledger.MachineFile)))
-	chk2, err := OpenForCheck(ctx, other)
+	chk2, err := OpenForCheck(ctx, other, Options{})
 	must(t, err)
 	defer chk2.Close()
 	if _, err := os.Stat(filepath.Join(other, ledger.MachineFile)); chk2.Machine() != "" || !os.IsNotExist(err) {
