@@ -22,9 +22,10 @@ const (
 
 // OpenForCheck opens an existing ledger for inspection only: no migration,
 // no snapshot, and a query-only connection, so a check never changes the
-// ledger, whatever its schema version. It fails when home has no ledger.
-func OpenForCheck(ctx context.Context, home string) (*DB, error) {
-	path := filepath.Join(home, "ledger.db")
+// ledger, whatever its schema version. It fails when there is no ledger
+// file (opts.File, else ledger.db in home).
+func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
+	path := opts.file(home)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
