@@ -30,8 +30,7 @@ type DB struct {
 
 	pool     *pgxpool.Pool
 	home     string
-	location string // the URL without credentials
-	secret   string // the password, scrubbed from every error
+	location string // the URL as given: only ever shown through ledger.HidePassword
 	store    *durable.Store
 	schema   int
 }
@@ -42,8 +41,8 @@ func (db *DB) Close() error { db.pool.Close(); return nil }
 // Home returns the local data home (run directories, segments).
 func (db *DB) Home() string { return db.home }
 
-// Location names the server and database, without credentials.
-func (db *DB) Location() string { return db.location }
+// Location names the server and database, the password hidden.
+func (db *DB) Location() string { return ledger.HidePassword(db.location) }
 
 // SchemaVersion returns the schema version of the open ledger.
 func (db *DB) SchemaVersion() int { return db.schema }
@@ -87,8 +86,9 @@ func (db *DB) clock(ctx context.Context, q interface {
 }
 
 // wrap adds op to err, keeps ledger errors as they are, turns a refused
-// login or a lost or refused connection into one line saying what to
-// check, and scrubs the password from whatever the driver said.
+// login or a lost or refused connection into one line saying what to check
+// that is ledger.ErrUnavailable (exit 69; --offline runs without the
+// server), and scrubs the password from whatever the driver said.
 func (db *DB) wrap(err error, op string) error {
 	if err == nil {
 		return nil
@@ -101,26 +101,27 @@ func (db *DB) wrap(err error, op string) error {
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
-		err = &causeError{cause: err, msg: fmt.Sprintf("%s: the ledger server %s refused the login (%s); check the user and password of the ledger URL",
-			op, db.location, pe.Message)}
+		err = &unavailable{cause: err, msg: fmt.Sprintf("%s: the ledger server %s refused the login (%s); check the user and password of the ledger URL, or run with --offline",
+			op, db.Location(), pe.Message)}
 	case unreachable(err):
-		err = &causeError{cause: err, msg: fmt.Sprintf("%s: the ledger server %s is unreachable (%s); check that it runs and that the ledger URL is right",
-			op, db.location, lastLine(err.Error()))}
+		err = &unavailable{cause: err, msg: fmt.Sprintf("%s: the ledger server %s is unreachable (%s); check that it runs and that the ledger URL is right, or run with --offline",
+			op, db.Location(), lastLine(err.Error()))}
 	default:
 		err = fmt.Errorf("%s: %w", op, err)
 	}
-	return &scrubbed{err: err, secret: db.secret}
+	return ledger.ScrubError(err, db.location)
 }
 
-// causeError is a one-line message over a driver error (whose own text
-// may span lines), which errors.Is and As still reach.
-type causeError struct {
+// unavailable is a one-line message over a driver error (whose own text
+// may span lines); it is ledger.ErrUnavailable, and errors.As still
+// reaches the driver's error.
+type unavailable struct {
 	msg   string
 	cause error
 }
 
-func (e *causeError) Error() string { return e.msg }
-func (e *causeError) Unwrap() error { return e.cause }
+func (e *unavailable) Error() string   { return e.msg }
+func (e *unavailable) Unwrap() []error { return []error{ledger.ErrUnavailable, e.cause} }
 
 // unreachable reports a connection that could not be made or was lost.
 func unreachable(err error) bool {
@@ -134,23 +135,6 @@ func unreachable(err error) bool {
 func lastLine(msg string) string {
 	lines := strings.Split(strings.TrimSpace(msg), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
-}
-
-// scrubbed is an error whose text never shows the password, whatever a
-// driver message quoted; errors.Is and As see the original.
-type scrubbed struct {
-	err    error
-	secret string
-}
-
-func (s *scrubbed) Error() string { return scrub(s.err.Error(), s.secret) }
-func (s *scrubbed) Unwrap() error { return s.err }
-
-func scrub(msg, secret string) string {
-	if secret == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, secret, "********")
 }
 
 func fromMicro(us int64) time.Time { return time.UnixMicro(us).UTC() }

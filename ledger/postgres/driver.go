@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -49,11 +48,11 @@ func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, 
 func (driver) Exists(ctx context.Context, w ledger.Where) (bool, string, error) {
 	db, err := connect(ctx, w.Home, w.Location)
 	if err != nil {
-		return false, Redact(w.Location), err
+		return false, ledger.HidePassword(w.Location), err
 	}
 	defer db.Close()
 	v, err := db.currentSchema(ctx)
-	return v > 0, db.location, db.wrap(err, "check ledger")
+	return v > 0, db.Location(), db.wrap(err, "check ledger")
 }
 
 // Open connects to the ledger at location (a postgres:// URL) with home as
@@ -65,7 +64,7 @@ func Open(ctx context.Context, home, location string) (*DB, error) {
 	}
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
-		return nil, db.wrap(err, "open ledger "+db.location)
+		return nil, db.wrap(err, "open ledger "+db.Location())
 	}
 	return db, nil
 }
@@ -97,14 +96,13 @@ func connect(ctx context.Context, home, location string) (*DB, error) {
 	}
 	cfg, err := pgxpool.ParseConfig(location)
 	if err != nil {
-		return nil, fmt.Errorf("open ledger %s: not a valid PostgreSQL URL (%s); use postgres://user@host:5432/dbname", Redact(location), scrub(err.Error(), password(location)))
+		return nil, ledger.ScrubError(fmt.Errorf("open ledger %s: not a valid PostgreSQL URL (%s); use postgres://user@host:5432/dbname", ledger.HidePassword(location), err), location)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
 	cfg.MaxConns = 8
-	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: Redact(location),
-		secret: cfg.ConnConfig.Password, store: durable.New(home)}
+	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home)}
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, db.wrap(err, "open ledger")
 	}
@@ -113,36 +111,6 @@ func connect(ctx context.Context, home, location string) (*DB, error) {
 		return nil, db.wrap(err, "open ledger")
 	}
 	return db, nil
-}
-
-// Redact is location without its password (user, host, port, database and
-// options stay): what messages and `ledger status` show.
-func Redact(location string) string {
-	u, err := url.Parse(location)
-	if err != nil || u.User == nil {
-		if err != nil {
-			return "postgres://(unparsable URL)"
-		}
-		return location
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.User(u.User.Username())
-	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Del("password")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
-}
-
-func password(location string) string {
-	u, err := url.Parse(location)
-	if err != nil || u.User == nil {
-		return ""
-	}
-	p, _ := u.User.Password()
-	return p
 }
 
 //go:embed migrations/*.sql
@@ -252,7 +220,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		return err
 	}
 	if cur > known {
-		return ledger.Errorf(ledger.ErrSchemaTooNew, "the ledger %s has schema %d, newer than this ai-memory knows (%d); upgrade ai-memory", db.location, cur, known)
+		return ledger.Errorf(ledger.ErrSchemaTooNew, "the ledger %s has schema %d, newer than this ai-memory knows (%d); upgrade ai-memory", db.Location(), cur, known)
 	}
 	db.schema = cur
 	return nil

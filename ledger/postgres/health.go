@@ -16,7 +16,7 @@ import (
 // integrity check runs here. Unwritable is set when this role may not
 // write the ledger's tables.
 func (db *DB) Health(ctx context.Context, _ ledger.HealthOptions) (ledger.Health, error) {
-	h := ledger.Health{Location: db.location, Schema: db.schema, KnownSchema: KnownSchemaVersion(),
+	h := ledger.Health{Location: db.Location(), Schema: db.schema, KnownSchema: KnownSchemaVersion(),
 		Integrity: ledger.Integrity{Check: "none (server)", Complete: true}}
 	var size int64
 	var writable bool

@@ -124,7 +124,8 @@ func TestMigrations_OrderedAndRefuseNewer(t *testing.T) {
 func TestPasswordNeverShown(t *testing.T) {
 	ctx := context.Background()
 	loc := freshSchema(t)
-	pw := password(loc)
+	u0, _ := url.Parse(loc)
+	pw, _ := u0.User.Password()
 	if pw == "" {
 		t.Skip("the test server URL has no password")
 	}
@@ -142,17 +143,14 @@ func TestPasswordNeverShown(t *testing.T) {
 	}
 	bad := strings.Replace(loc, ":"+pw+"@", ":"+pw+"x@", 1)
 	_, err = Open(ctx, t.TempDir(), bad)
-	if err == nil || strings.Contains(err.Error(), pw) {
-		t.Fatalf("Open with a wrong password = %v; want an error without the password", err)
+	if !errors.Is(err, ledger.ErrUnavailable) || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "refused the login") {
+		t.Fatalf("Open with a wrong password = %v; want ErrUnavailable saying the login was refused, without the password", err)
 	}
 	u, _ := url.Parse(bad)
 	u.Host = "127.0.0.1:1" // nothing listens there
 	_, err = Open(ctx, t.TempDir(), u.String())
-	if err == nil || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "unreachable") {
+	if !errors.Is(err, ledger.ErrUnavailable) || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "unreachable") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("Open of an unreachable server = %v; want one line saying so, without the password", err)
-	}
-	if r := Redact("postgres://u:secret@h:5/db?password=secret2&sslmode=require"); strings.Contains(r, "secret") || !strings.Contains(r, "sslmode=require") {
-		t.Fatalf("Redact = %q", r)
 	}
 }
 
