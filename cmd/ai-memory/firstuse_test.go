@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/ai-memory/ai-memory/internal/testledger"
 )
 
 // TestFirstUse_ConcurrentProcesses starts 8 `ai-memory import` processes at
@@ -26,7 +28,8 @@ func TestFirstUse_ConcurrentProcesses(t *testing.T) {
 	mustRun(t, env, repoDir, "claude", "-p", "first use race", "--session-id", "11111111-2222-4333-8444-555555555555")
 	for r := 0; r < rounds; r++ {
 		home := filepath.Join(root, fmt.Sprintf("data-%d", r), "nested")
-		envR := append(append([]string(nil), env...), "AI_MEMORY_HOME="+home)
+		envR := append(append([]string(nil), env...), "AI_MEMORY_HOME="+home,
+			"AI_MEMORY_LEDGER="+testledger.Where(t, home).Location) // a fresh database on PostgreSQL: concurrent first migrations
 		var wg sync.WaitGroup
 		errs := make([]string, procs)
 		for i := 0; i < procs; i++ {
