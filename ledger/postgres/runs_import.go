@@ -9,8 +9,8 @@ import (
 )
 
 const sqlImportRun = `INSERT INTO runs (id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered, owner_machine)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
   ON CONFLICT (id) DO NOTHING`
 
 // ImportRun stores a run that ended in another ledger as it is (id,
@@ -41,7 +41,7 @@ func (db *DB) ImportRun(ctx context.Context, r ledger.Run) error {
 		}
 		_, err := t.Exec(ctx, sqlImportRun, r.ID, r.WorkstreamID, r.Harness, r.NativeSessionID, string(r.State), code,
 			r.StartedAt.UnixMicro(), ended, r.LeaseExpiresAt.UnixMicro(), r.Owner.Host, r.Owner.PID, r.Owner.StartTime,
-			r.SyncAfter, r.SyncThrough, r.ContextDelivered)
+			r.SyncAfter, r.SyncThrough, r.ContextDelivered, r.Owner.Machine)
 		return r.WorkstreamID, err
 	})
 	return db.wrap(err, "import run")
