@@ -38,7 +38,7 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	if runID == "" {
 		runID = "import"
 	}
-	if !safeRunID.MatchString(runID) {
+	if !safeRunID().MatchString(runID) {
 		return ledger.AppendResult{}, fmt.Errorf("append: run id %q is not a valid id", b.RunID)
 	}
 	evs, res, err := prepareBatch(b.Events)

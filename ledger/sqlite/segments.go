@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -67,7 +68,7 @@ type segmentRecord struct {
 
 const segmentVersion = 1
 
-var safeRunID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var safeRunID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // encodeSegment renders the records as JSONL.
 func encodeSegment(recs []segmentRecord) ([]byte, error) {
