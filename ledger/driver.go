@@ -28,9 +28,10 @@ type Driver interface {
 type Where struct {
 	// Home is the data home (DefaultHome).
 	Home string
-	// Location is the ledger: empty or a plain path picks the default
-	// backend ("" = its usual place in Home); "scheme://…" picks the
-	// backend registered for scheme.
+	// Location is the ledger: empty or an absolute path picks the default
+	// backend ("" = its usual place in Home, a path = a ledger file
+	// there); "scheme://…" picks the backend registered for scheme.
+	// Choose fills it from the flag, environment and config file.
 	Location string
 }
 
@@ -69,13 +70,15 @@ func Schemes() []string {
 }
 
 // Open opens (creating if needed) the ledger at w with the backend its
-// Location names.
+// Location names. Here and in OpenForCheck and Exists, the location's
+// password is scrubbed from errors whatever the backend put in them.
 func Open(ctx context.Context, w Where) (Ledger, error) {
 	d, err := driverFor(w.Location)
 	if err != nil {
 		return nil, err
 	}
-	return d.Open(ctx, w)
+	l, err := d.Open(ctx, w)
+	return l, ScrubError(err, w.Location)
 }
 
 // OpenForCheck opens the existing ledger at w for inspection only.
@@ -84,7 +87,8 @@ func OpenForCheck(ctx context.Context, w Where) (Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.OpenForCheck(ctx, w)
+	l, err := d.OpenForCheck(ctx, w)
+	return l, ScrubError(err, w.Location)
 }
 
 // Exists reports whether the ledger at w was ever created, creating nothing.
@@ -93,15 +97,13 @@ func Exists(ctx context.Context, w Where) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	return d.Exists(ctx, w)
+	ok, desc, err := d.Exists(ctx, w)
+	return ok, HidePassword(desc), ScrubError(err, w.Location)
 }
 
 // driverFor picks the backend by the location's scheme.
 func driverFor(location string) (Driver, error) {
-	scheme := DefaultScheme
-	if i := strings.Index(location, "://"); i > 0 {
-		scheme = location[:i]
-	}
+	scheme := Backend(location)
 	driversMu.RLock()
 	d, ok := drivers[scheme]
 	driversMu.RUnlock()

@@ -19,6 +19,11 @@ var (
 	ErrLeaseLost = errors.New("lease lost")
 	// ErrLocked: another process held the ledger's write lock past the busy timeout.
 	ErrLocked = errors.New("ledger is locked")
+	// ErrUnavailable: the ledger cannot be reached (a server that refuses
+	// or does not answer, failed authentication). Backends wrap their
+	// connection and authentication failures in it, so callers can tell
+	// "retry later, or run --offline" from a broken ledger.
+	ErrUnavailable = errors.New("ledger unavailable")
 )
 
 // UserError is a sentinel with a specific one-line message: a backend

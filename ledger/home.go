@@ -25,11 +25,10 @@ func DefaultHome(getenv func(string) string) (string, error) {
 }
 
 // DefaultWhere is where this process's ledger lives: the data home of
-// DefaultHome, with the ledger in its backend's default place there.
+// DefaultHome and the ledger Choose picks (without a --ledger flag: the
+// command line sets AI_MEMORY_LEDGER from it, so the agent's hooks and
+// MCP server use the same ledger).
 func DefaultWhere(getenv func(string) string) (Where, error) {
-	home, err := DefaultHome(getenv)
-	if err != nil {
-		return Where{}, err
-	}
-	return Where{Home: home}, nil
+	w, _, err := Choose(getenv, "")
+	return w, err
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,6 +56,8 @@ func newApp(io stdio) *cli.App {
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
+		Flags:  []cli.Flag{&cli.StringFlag{Name: "ledger", Usage: "use the ledger at `WHERE` (local, /path/to/ledger.db or postgres://…) for this command; overrides AI_MEMORY_LEDGER and the config file (docs/shared-ledger.md)"}},
+		Before: applyLedgerFlag,
 	}
 	app.Commands = []*cli.Command{
 		newRunCommand(io),
@@ -79,6 +82,23 @@ func newApp(io stdio) *cli.App {
 		}
 	}
 	return app
+}
+
+// applyLedgerFlag checks --ledger and exports it as AI_MEMORY_LEDGER, so
+// that every layer that picks the ledger (ledger.DefaultWhere) and every
+// process the command starts (the agent's hooks and MCP server) uses it.
+func applyLedgerFlag(c *cli.Context) error {
+	v := c.String("ledger")
+	if !c.IsSet("ledger") {
+		return nil
+	}
+	if strings.TrimSpace(v) == "" {
+		return usageError{fmt.Errorf("--ledger needs a value: local, an absolute path to a SQLite ledger file, or a URL such as postgres://HOST/DB")}
+	}
+	if _, _, err := ledger.Choose(os.Getenv, v); err != nil {
+		return usageError{err}
+	}
+	return os.Setenv("AI_MEMORY_LEDGER", v)
 }
 
 // checkDataHome refuses a relative AI_MEMORY_HOME before any command uses

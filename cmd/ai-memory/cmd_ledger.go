@@ -12,8 +12,8 @@ import (
 func newLedgerCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ledger",
-		Usage: "maintain the local ledger",
-		Subcommands: []*cli.Command{{
+		Usage: "inspect and maintain the ledger",
+		Subcommands: []*cli.Command{newLedgerStatusCommand(), {
 			Name:  "rebuild",
 			Usage: "rebuild the event table and search index from the JSONL segments on disk",
 			Action: func(c *cli.Context) error {

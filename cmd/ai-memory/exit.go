@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/ai-memory/ai-memory/ledger"
 )
 
 // Exit codes of the wrapper itself. A managed agent's own exit code is
@@ -14,6 +16,7 @@ const (
 	exitOK       = 0
 	exitFailure  = 1   // generic failure of an ai-memory command
 	exitUsage    = 2   // bad flags, arguments or names
+	exitNoLedger = 69  // the ledger cannot be reached (EX_UNAVAILABLE)
 	exitBusy     = 75  // workstream lease held by another launcher (EX_TEMPFAIL)
 	exitWrapper  = 125 // ai-memory failed around a launch (ledger, lease, import)
 	exitNoExec   = 126 // harness executable found but not executable
@@ -52,6 +55,9 @@ func exitCode(err error, w io.Writer) int {
 }
 
 func classify(err error) int {
+	if errors.Is(err, ledger.ErrUnavailable) {
+		return exitNoLedger // whatever layer reported it
+	}
 	var ec exitCoder
 	if errors.As(err, &ec) {
 		return ec.ExitCode()

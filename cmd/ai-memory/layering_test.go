@@ -18,7 +18,9 @@ var allowedImports = map[string][]string{
 	"launcher":          {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
 	"handoff":           {"transcript"},
 	"ledger":            {"redact"},
-	"ledger/sqlite":     {"ledger", "redact"},
+	"ledger/sqlite":     {"ledger", "ledger/durable", "ledger/rank", "redact"},
+	"ledger/durable":    {"ledger", "redact"},
+	"ledger/rank":       nil,
 	"ledger/ledgertest": {"ledger", "redact"},
 	"agentproc":         nil,
 	"harness":           {"transcript"},
@@ -31,9 +33,9 @@ var allowedImports = map[string][]string{
 
 // testOnlyImports may be imported by any package's in-package tests on top
 // of allowedImports: a ledger backend, so that a test has a ledger to use
-// while the package itself holds only a ledger.Ledger, and the backends'
-// conformance suite.
-var testOnlyImports = []string{"ledger/sqlite", "ledger/ledgertest"}
+// while the package itself holds only a ledger.Ledger, the backends'
+// conformance suite, and the durable copy (a test reads segments).
+var testOnlyImports = []string{"ledger/sqlite", "ledger/ledgertest", "ledger/durable"}
 
 func TestLayering(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/internal/secretcorpus"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -71,7 +71,7 @@ func TestImportRedactsCorpus(t *testing.T) {
 		// Segments are compressed: a secret in one would not show in its raw
 		// bytes, so check what the segment decodes to as well.
 		if strings.Contains(p, string(filepath.Separator)+"segments"+string(filepath.Separator)) {
-			plain, err := sqlite.ReadSegmentFile(p)
+			plain, err := durable.ReadSegmentFile(p)
 			if err != nil {
 				return err
 			}

@@ -4,29 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
-
-// pending is an event ready to insert.
-type pending struct {
-	in    ledger.EventInput // sanitized, full content
-	id    string
-	idRaw []byte
-	meta  sql.NullString
-	// fromFields is set when id was computed from in (not read from a
-	// segment), so the row can skip re-hashing to prove it derivable.
-	fromFields bool
-	// ord is the sequence this late event is shown before (0: its own).
-	ord int64
-}
 
 // Append adds a batch atomically and idempotently: events are redacted and
 // given deterministic ids; ids already stored are skipped without touching
@@ -34,14 +17,11 @@ type pending struct {
 // then, in one transaction, into the events table and the FTS index, with
 // the cursor and the workstream's counters. A replay adds nothing.
 func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, error) {
-	runID := b.RunID
-	if runID == "" {
-		runID = "import"
+	runID, err := durable.RunIDOf(b)
+	if err != nil {
+		return ledger.AppendResult{}, err
 	}
-	if !safeRunID().MatchString(runID) {
-		return ledger.AppendResult{}, fmt.Errorf("append: run id %q is not a valid id", b.RunID)
-	}
-	evs, res, err := prepareBatch(b.Events)
+	evs, res, err := durable.PrepareBatch(b.Events)
 	if err != nil {
 		return ledger.AppendResult{}, err
 	}
@@ -49,10 +29,10 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		var err error
 		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
-		return stateOfBatch(b), err
+		return durable.StateOfBatch(b), err
 	})
-	if err != nil && createdSeg != "" {
-		os.Remove(filepath.Join(db.home, filepath.FromSlash(createdSeg)))
+	if err != nil {
+		db.store.Remove(createdSeg)
 	}
 	if err != nil {
 		return ledger.AppendResult{}, db.wrap(err, "append events")
@@ -60,49 +40,12 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	return res, nil
 }
 
-// prepareBatch validates, redacts and ids the events, dropping blank ones
-// and duplicates inside the batch.
-func prepareBatch(in []ledger.EventInput) ([]pending, ledger.AppendResult, error) {
-	var res ledger.AppendResult
-	seen := make(map[string]bool, len(in))
-	out := make([]pending, 0, len(in))
-	for i, e := range in {
-		if strings.TrimSpace(e.Harness) == "" || !e.Kind.Valid() {
-			return nil, res, fmt.Errorf("append: event %d has an empty harness or unknown kind %q", i, e.Kind)
-		}
-		s, err := ledger.Sanitize(e)
-		if err != nil {
-			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
-		}
-		if isBlank(s.Content) {
-			res.Dropped++
-			continue
-		}
-		p, err := newPending(s)
-		if err != nil {
-			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
-		}
-		if seen[p.id] {
-			res.Skipped++
-			continue
-		}
-		seen[p.id] = true
-		out = append(out, p)
-	}
-	return out, res, nil
-}
+// pending is an event ready to insert.
+type pending = durable.Pending
 
-func newPending(s ledger.EventInput) (pending, error) {
-	p := pending{in: s, id: ledger.DeriveEventID(s.SourceRecordID, s, s.Content), fromFields: true}
-	p.idRaw, _ = hex.DecodeString(p.id)
-	if s.Metadata != nil {
-		b, err := json.Marshal(s.Metadata)
-		if err != nil {
-			return p, fmt.Errorf("encode metadata: %w", err)
-		}
-		p.meta = sql.NullString{String: string(b), Valid: true}
-	}
-	return p, nil
+// metaArg is the metadata column of p: JSON text or NULL.
+func metaArg(p pending) sql.NullString {
+	return sql.NullString{String: string(p.Meta), Valid: p.Meta != nil}
 }
 
 // appendTx is the transactional part of Append. It returns the path of a
@@ -146,7 +89,7 @@ func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([
 	present := make(map[string]bool)
 	var timed, untimed []pending
 	for _, p := range evs {
-		if p.in.OccurredAt.IsZero() {
+		if p.In.OccurredAt.IsZero() {
 			untimed = append(untimed, p)
 		} else {
 			timed = append(timed, p)
@@ -163,7 +106,7 @@ func filterPresent(ctx context.Context, tx *sql.Tx, wsk int64, evs []pending) ([
 	}
 	out := evs[:0:0]
 	for _, p := range evs {
-		if !present[p.id] {
+		if !present[p.ID] {
 			out = append(out, p)
 		}
 	}
@@ -175,16 +118,16 @@ func presentQuery(wsk int64, part []pending) (string, []any) {
 	args := make([]any, 0, len(part)+3)
 	q := sqlPresentUntimedPrefix
 	args = append(args, wsk)
-	if t := part[0].in.OccurredAt; !t.IsZero() {
+	if t := part[0].In.OccurredAt; !t.IsZero() {
 		lo, hi := t.UnixMicro(), t.UnixMicro()
 		for _, p := range part[1:] {
-			lo, hi = min(lo, p.in.OccurredAt.UnixMicro()), max(hi, p.in.OccurredAt.UnixMicro())
+			lo, hi = min(lo, p.In.OccurredAt.UnixMicro()), max(hi, p.In.OccurredAt.UnixMicro())
 		}
 		q = sqlPresentTimedPrefix
 		args = append(args, lo, hi)
 	}
 	for _, p := range part {
-		args = append(args, idKey(p.idRaw))
+		args = append(args, idKey(p.IDRaw))
 	}
 	return q + strings.Repeat(",?", len(part))[1:] + ")", args
 }

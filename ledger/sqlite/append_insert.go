@@ -5,9 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // insertFresh numbers the new events, writes their segment, inserts the rows
@@ -15,19 +15,19 @@ import (
 // far cheaper than per-row triggers).
 func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(db.nowMicro())
-	recs := make([]segmentRecord, len(fresh))
+	recs := make([]durable.Record, len(fresh))
 	for i, p := range fresh {
-		recs[i] = toRecord(wsID, runID, last+int64(i)+1, p, now)
+		recs[i] = durable.ToRecord(wsID, runID, last+int64(i)+1, p, now)
 	}
 	srcs := sourceIDs{}
 	if err := placeLate(ctx, tx, wsk, srcs, fresh, recs); err != nil {
 		return "", err
 	}
-	data, err := encodeSegment(recs)
+	data, err := durable.EncodeSegment(recs)
 	if err != nil {
 		return "", err
 	}
-	rel, created, err := db.writeSegment(wsID, segmentBase(runID, data), data)
+	rel, created, err := db.store.WriteSegment(wsID, durable.SegmentBase(runID, data), data)
 	if err != nil {
 		return "", err
 	}
@@ -47,18 +47,6 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	res.LastSequence = last + int64(len(fresh))
 	_, err = tx.ExecContext(ctx, sqlBumpWorkstream, now.UnixMicro(), res.LastSequence, len(fresh), wsk)
 	return createdPath, err
-}
-
-func toRecord(wsID, runID string, seq int64, p pending, now time.Time) segmentRecord {
-	r := segmentRecord{V: segmentVersion, WorkstreamID: wsID, RunID: runID, Sequence: seq, EventID: p.id,
-		Harness: p.in.Harness, NativeSessionID: p.in.NativeSessionID, SourceRecordID: p.in.SourceRecordID,
-		BlockIndex: p.in.BlockIndex, Kind: p.in.Kind, Role: p.in.Role, Metadata: p.in.Metadata,
-		Content: p.in.Content, CreatedAt: now}
-	if !p.in.OccurredAt.IsZero() {
-		t := p.in.OccurredAt
-		r.OccurredAt = &t
-	}
-	return r
 }
 
 // segmentID records a segment (with the creation time its events share)
@@ -97,7 +85,7 @@ func (c sourceIDs) get(ctx context.Context, tx *sql.Tx, harness, session string)
 // insertRows inserts the events and indexes exactly those rows in FTS: the
 // rowids of rows inserted in one write transaction are consecutive from the
 // first one, so "rid >= first" selects precisely this batch.
-func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []segmentRecord) error {
+func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []durable.Record) error {
 	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
 	if err != nil {
 		return err
@@ -105,7 +93,7 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceID
 	defer stmt.Close()
 	var first int64
 	for i, p := range fresh {
-		src, err := srcs.get(ctx, tx, p.in.Harness, p.in.NativeSessionID)
+		src, err := srcs.get(ctx, tx, p.In.Harness, p.In.NativeSessionID)
 		if err != nil {
 			return err
 		}
@@ -127,7 +115,7 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceID
 
 // rowArgs are the sqlInsertEvent arguments. The content is capped and the
 // event id is stored only when the stored fields do not derive it.
-func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
+func rowArgs(wsk, segID, src int64, p pending, r durable.Record) []any {
 	var occurred, ord sql.NullInt64
 	if r.Order > 0 {
 		ord = sql.NullInt64{Int64: r.Order, Valid: true}
@@ -140,11 +128,11 @@ func rowArgs(wsk, segID, src int64, p pending, r segmentRecord) []any {
 		BlockIndex: r.BlockIndex, Kind: r.Kind, Content: content}
 	var id any // NULL: derivable from the stored fields
 	switch {
-	case p.fromFields && content == r.Content:
+	case p.FromFields && content == r.Content:
 		// The id was hashed from exactly these fields: derivable.
-	case storedID(row, p.idRaw) != nil:
-		id = p.idRaw
+	case storedID(row, p.IDRaw) != nil:
+		id = p.IDRaw
 	}
-	return []any{wsk, r.Sequence, idKey(p.idRaw), id, src, r.SourceRecordID, r.BlockIndex,
-		string(r.Kind), r.Role, occurred, p.meta, content, segID, ord}
+	return []any{wsk, r.Sequence, idKey(p.IDRaw), id, src, r.SourceRecordID, r.BlockIndex,
+		string(r.Kind), r.Role, occurred, metaArg(p), content, segID, ord}
 }

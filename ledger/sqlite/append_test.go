@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 	"github.com/ai-memory/ai-memory/redact"
 )
 
@@ -83,7 +84,7 @@ func TestAppend_SequencesIdsAndReplay(t *testing.T) {
 func batch0(i int) ledger.EventInput { return msgs("s", i, 1, "alpha beta")[0] }
 
 // fullFS fails every segment write with ENOSPC after writing part of it.
-type fullFS struct{ osFS }
+type fullFS struct{ durable.OSFS }
 
 type fullFile struct{ *os.File }
 
@@ -92,7 +93,7 @@ func (f fullFile) Write(p []byte) (int, error) {
 	return n, &fs.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
 }
 
-func (fullFS) CreateTemp(dir, pattern string) (segmentFile, error) {
+func (fullFS) CreateTemp(dir, pattern string) (durable.File, error) {
 	f, err := os.CreateTemp(dir, pattern)
 	return fullFile{f}, err
 }
@@ -101,7 +102,7 @@ func TestAppend_DiskFullOnSegment(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest(t)
 	ws := mustWorkstream(t, db, "w")
-	db.segFS = fullFS{}
+	db.store.FS = fullFS{}
 	before := ftsState(t, db)
 	_, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, RunID: "r", Events: msgs("s", 0, 3, "x")})
 	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "free disk space") {
@@ -118,7 +119,7 @@ func TestAppend_DiskFullOnSegment(t *testing.T) {
 	if files := segmentFiles(t, db); len(files) != 0 {
 		t.Fatalf("files left behind: %v", files)
 	}
-	db.segFS = osFS{}
+	db.store.FS = durable.OSFS{}
 	if res := mustAppend(t, db, ledger.Batch{WorkstreamID: ws.ID, RunID: "r", Events: msgs("s", 0, 3, "x")}); res.Added != 3 || res.LastSequence != 3 {
 		t.Fatalf("retry after freeing space = %+v", res)
 	}
@@ -144,7 +145,7 @@ func TestAppend_SegmentKeepsFullRedactedContent(t *testing.T) {
 	huge := strings.Repeat("é", ledger.MaxContentBytes)
 	res := mustAppend(t, db, ledger.Batch{WorkstreamID: ws.ID, Events: []ledger.EventInput{
 		{Harness: "claude", Kind: ledger.KindMessage, SourceRecordID: "big", Content: huge + " ghp_0123456789abcdefghij0123456789"}}})
-	seg, err := ReadSegmentFile(filepath.Join(db.Home(), res.SegmentPath))
+	seg, err := durable.ReadSegmentFile(filepath.Join(db.Home(), res.SegmentPath))
 	if err != nil || !strings.Contains(string(seg), redact.String(huge+" ghp_0123456789abcdefghij0123456789")) {
 		t.Fatalf("segment lacks the full redacted content (%v)", err)
 	}

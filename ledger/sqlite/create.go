@@ -12,13 +12,13 @@ import (
 
 // createLedgerFile makes ledger.db appear atomically, already initialised:
 // the page size, WAL mode and the schema_version table are set up in a
-// private temporary file of the home, which is then hard-linked to path.
+// private temporary file beside path, which is then hard-linked to path.
 // Linking fails if path exists, so when several processes create a fresh
 // home at once exactly one file wins and the others use it; none of them
 // runs the one-time PRAGMAs on a file another process has open (which
 // failed at once with SQLITE_BUSY: bootstrapping had no busy timeout).
-func createLedgerFile(home, path string, busy time.Duration) error {
-	f, err := os.CreateTemp(home, ".ledger-*.db")
+func createLedgerFile(dir, path string, busy time.Duration) error {
+	f, err := os.CreateTemp(dir, ".ledger-*.db")
 	if err != nil {
 		return fmt.Errorf("create ledger file: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // DB is an open ledger. It is safe for concurrent use by multiple goroutines,
@@ -28,7 +29,7 @@ type DB struct {
 	home   string
 	path   string
 	busy   time.Duration
-	segFS  segmentFS
+	store  *durable.Store
 	schema int
 }
 
@@ -37,6 +38,8 @@ type Options struct {
 	// BusyTimeout is how long a statement waits for another process's write
 	// lock before failing with ErrLocked. Zero means DefaultBusyTimeout.
 	BusyTimeout time.Duration
+	// File is the ledger file; "" means FileName in the data home.
+	File string
 }
 
 // DefaultBusyTimeout bounds the wait for a write lock held by another process.
@@ -47,13 +50,14 @@ func Open(ctx context.Context, home string) (*DB, error) {
 	return OpenWith(ctx, home, Options{})
 }
 
-// OpenWith opens the ledger in home: it creates home (0700) and ledger.db
-// (0600), applies the connection pragmas and the embedded migrations.
+// OpenWith opens the ledger of home: it creates home (0700) and the ledger
+// file (0600; opts.File, else ledger.db in home) and its directory, applies
+// the connection pragmas and the embedded migrations.
 func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = DefaultBusyTimeout
 	}
-	path, err := prepareFiles(home, opts.BusyTimeout)
+	path, err := prepareFiles(home, opts.file(home), opts.BusyTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +67,7 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 		home:         home,
 		path:         path,
 		busy:         opts.BusyTimeout,
-		segFS:        osFS{},
+		store:        durable.New(home),
 	}
 	if db.sql, err = openSQLite(path, opts.BusyTimeout); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
@@ -79,29 +83,38 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 	return db, nil
 }
 
-// prepareFiles creates the home directory and, when there is no ledger.db
-// yet, a fully initialised one (createLedgerFile). The returned path always
+// prepareFiles creates the home directory and, when there is no ledger
+// file yet, a fully initialised one (createLedgerFile). The returned path always
 // names a SQLite file with its final page size in WAL mode, so processes
 // that open a fresh home at once only ever meet a complete file and then
 // wait on the busy timeout like every other writer.
-func prepareFiles(home string, busy time.Duration) (string, error) {
+func prepareFiles(home, path string, busy time.Duration) (string, error) {
 	if home == "" {
 		return "", fmt.Errorf("open ledger: empty data directory")
 	}
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", fmt.Errorf("create data directory: %w", err)
 	}
-	path := filepath.Join(home, "ledger.db")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("create ledger directory: %w", err)
+	}
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return path, createLedgerFile(home, path, busy)
+		return path, createLedgerFile(filepath.Dir(path), path, busy)
 	case err != nil:
 		return "", fmt.Errorf("open ledger file: %w", err)
 	case st.Size() == 0:
 		return path, initInPlace(path, busy)
 	}
 	return path, checkWritable(path)
+}
+
+func (o Options) file(home string) string {
+	if o.File != "" {
+		return o.File
+	}
+	return filepath.Join(home, FileName)
 }
 
 // checkWritable fails with a permission error when this user cannot open

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/ai-memory/ai-memory/ledger"
 )
@@ -17,35 +18,45 @@ func init() { ledger.Register(ledger.DefaultScheme, driver{}) }
 var _ ledger.Ledger = (*DB)(nil)
 var _ ledger.FileBacked = (*DB)(nil)
 
-// driver opens the ledger file of a data home (FileName in Where.Home).
+// driver opens the ledger file of a data home (FileName in Where.Home,
+// or the file Where.Location names).
 type driver struct{}
 
 // FileName is the ledger file in the data home.
 const FileName = "ledger.db"
 
-// home returns the directory holding the ledger file. Only the default
-// place is supported: a SQLite ledger lives in its data home, so its
-// segments, state snapshots and run directories stay next to it.
-func home(w ledger.Where) (string, error) {
-	if w.Location != "" {
-		return "", fmt.Errorf("open ledger: a SQLite ledger lives in its data home (set AI_MEMORY_HOME), not at %q", w.Location)
+// Scheme is the prefix a location may carry to name this backend
+// explicitly (sqlite:///path/ledger.db); a bare absolute path is the same.
+const Scheme = ledger.DefaultScheme + "://"
+
+// options maps w to the home and ledger file. The file is the home's
+// ledger.db unless the location names another one: an absolute path,
+// which several data homes may share (each keeps its own segments, state
+// snapshots and run directories).
+func options(w ledger.Where) (Options, error) {
+	loc := strings.TrimPrefix(w.Location, Scheme)
+	if loc == "" {
+		return Options{File: filepath.Join(w.Home, FileName)}, nil
 	}
-	return w.Home, nil
+	if !filepath.IsAbs(loc) {
+		return Options{}, fmt.Errorf("open ledger: a SQLite ledger location must be an absolute file path, not %q", w.Location)
+	}
+	return Options{File: filepath.Clean(loc)}, nil
 }
 
-// Open opens (creating if needed) the ledger of w.Home. A ledger this user
-// may not write (ai-memory needs write access even to read: the schema
-// check, WAL and busy handling write) gets what to fix instead of "create
-// ledger file".
+// Open opens (creating if needed) the ledger of w. A ledger this user may
+// not write (ai-memory needs write access even to read: the schema check,
+// WAL and busy handling write) gets what to fix instead of "create ledger
+// file".
 func (driver) Open(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
-	h, err := home(w)
+	o, err := options(w)
 	if err != nil {
 		return nil, err
 	}
-	db, err := Open(ctx, h)
+	db, err := OpenWith(ctx, w.Home, o)
 	if errors.Is(err, fs.ErrPermission) {
-		path := filepath.Join(h, FileName)
-		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", path, path, h)
+		dir := filepath.Dir(o.File)
+		return nil, fmt.Errorf("%s or its directory is not writable by this user (permission denied); ai-memory needs read and write access to both: fix the owner or mode (chmod u+rw %s; chmod u+rwx %s)", o.File, o.File, dir)
 	}
 	if err != nil {
 		return nil, err // a nil Ledger, never one holding a nil *DB
@@ -54,11 +65,11 @@ func (driver) Open(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
 }
 
 func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
-	h, err := home(w)
+	o, err := options(w)
 	if err != nil {
 		return nil, err
 	}
-	db, err := OpenForCheck(ctx, h)
+	db, err := OpenForCheck(ctx, w.Home, o)
 	if err != nil {
 		return nil, err
 	}
@@ -66,14 +77,13 @@ func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, 
 }
 
 func (driver) Exists(_ context.Context, w ledger.Where) (bool, string, error) {
-	h, err := home(w)
+	o, err := options(w)
 	if err != nil {
 		return false, "", err
 	}
-	path := filepath.Join(h, FileName)
-	_, err = os.Stat(path)
+	_, err = os.Stat(o.File)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, path, nil
+		return false, o.File, nil
 	}
-	return err == nil, path, err
+	return err == nil, o.File, err
 }

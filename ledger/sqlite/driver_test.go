@@ -36,8 +36,8 @@ func TestDriver(t *testing.T) {
 	if ok, _, err := ledger.Exists(ctx, w); !ok || err != nil {
 		t.Fatalf("Exists after Open = %v, %v", ok, err)
 	}
-	if _, err := ledger.Open(ctx, ledger.Where{Home: home, Location: "/elsewhere"}); err == nil {
-		t.Fatal("a SQLite ledger outside its data home was opened")
+	if _, err := ledger.Open(ctx, ledger.Where{Home: home, Location: "sqlite://relative/l.db"}); err == nil {
+		t.Fatal("a relative SQLite ledger location was opened")
 	}
 	chk, err := ledger.OpenForCheck(ctx, w)
 	if err != nil {
@@ -47,4 +47,50 @@ func TestDriver(t *testing.T) {
 		t.Fatalf("OpenForCheck schema %d; want %d", chk.SchemaVersion(), KnownSchemaVersion())
 	}
 	chk.Close()
+}
+
+// TestDriverSharedFile: a location naming a file opens that file, and two
+// data homes sharing it see one ledger (how tests simulate two machines
+// on one ledger without a server); each home keeps its own segments.
+func TestDriverSharedFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shared", "team.db")
+	a := ledger.Where{Home: filepath.Join(dir, "a"), Location: file}
+	b := ledger.Where{Home: filepath.Join(dir, "b"), Location: Scheme + file}
+	if ok, desc, err := ledger.Exists(ctx, a); ok || err != nil || desc != file {
+		t.Fatalf("Exists before Open = %v %q %v", ok, desc, err)
+	}
+	la, err := ledger.Open(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer la.Close()
+	if la.Location() != file || la.Home() != a.Home {
+		t.Fatalf("Location %q Home %q", la.Location(), la.Home())
+	}
+	if st, err := os.Stat(file); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("ledger file %v %v; want mode 0600", st, err)
+	}
+	ws, err := la.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := la.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, Events: msgs("s", 0, 2, "shared")}); err != nil {
+		t.Fatal(err)
+	}
+	lb, err := ledger.Open(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lb.Close()
+	if n, err := lb.CountEvents(ctx, ws.ID); n != 2 || err != nil {
+		t.Fatalf("home b sees %d events (%v); want 2", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Home, FileName)); !os.IsNotExist(err) {
+		t.Fatalf("a ledger.db was created in the data home (%v)", err)
+	}
+	if segs, _ := filepath.Glob(filepath.Join(a.Home, "segments", "*", "*")); len(segs) == 0 {
+		t.Fatal("home a has no segment for the events it appended")
+	}
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"encoding/hex"
-	"strings"
 
 	"github.com/ai-memory/ai-memory/ledger"
 )
@@ -27,5 +26,3 @@ func storedOrDerivedID(id []byte, row ledger.EventInput) string {
 	}
 	return hex.EncodeToString(id)
 }
-
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 const (
@@ -21,13 +22,14 @@ const (
 
 // OpenForCheck opens an existing ledger for inspection only: no migration,
 // no snapshot, and a query-only connection, so a check never changes the
-// ledger, whatever its schema version. It fails when home has no ledger.
-func OpenForCheck(ctx context.Context, home string) (*DB, error) {
-	path := filepath.Join(home, "ledger.db")
+// ledger, whatever its schema version. It fails when there is no ledger
+// file (opts.File, else ledger.db in home).
+func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
+	path := opts.file(home)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
-	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, segFS: osFS{}}
+	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, store: durable.New(home)}
 	var err error
 	if db.sql, err = openSQLite(path, DefaultBusyTimeout, "query_only(1)"); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)

@@ -32,7 +32,7 @@ func healthLedger(t *testing.T) string {
 
 func TestHealthHealthy(t *testing.T) {
 	home := healthLedger(t)
-	db, err := OpenForCheck(context.Background(), home)
+	db, err := OpenForCheck(context.Background(), home, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestOpenForCheckWritesNothing(t *testing.T) {
 	home := healthLedger(t)
 	path := filepath.Join(home, "ledger.db")
 	before, _ := os.ReadFile(path)
-	db, err := OpenForCheck(context.Background(), home)
+	db, err := OpenForCheck(context.Background(), home, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestOpenForCheckWritesNothing(t *testing.T) {
 
 func TestHealthQuickCheckAndBudget(t *testing.T) {
 	home := healthLedger(t)
-	db, err := OpenForCheck(context.Background(), home)
+	db, err := OpenForCheck(context.Background(), home, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestHealthCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	db, err := OpenForCheck(context.Background(), home)
+	db, err := OpenForCheck(context.Background(), home, Options{})
 	if err != nil {
 		t.Logf("open failed, as a damaged ledger may: %v", err)
 		return
@@ -132,10 +132,10 @@ func TestHealthCorrupt(t *testing.T) {
 func TestOpenForCheckNotALedger(t *testing.T) {
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "ledger.db"), []byte(strings.Repeat("not sqlite ", 500)), 0o600)
-	if _, err := OpenForCheck(context.Background(), home); err == nil || !strings.Contains(err.Error(), "not a valid ai-memory ledger") {
+	if _, err := OpenForCheck(context.Background(), home, Options{}); err == nil || !strings.Contains(err.Error(), "not a valid ai-memory ledger") {
 		t.Errorf("err = %v, want the not-a-ledger message", err)
 	}
-	if _, err := OpenForCheck(context.Background(), t.TempDir()); err == nil {
+	if _, err := OpenForCheck(context.Background(), t.TempDir(), Options{}); err == nil {
 		t.Error("a home without a ledger opened")
 	}
 }
@@ -148,7 +148,7 @@ func TestHealthUnwritable(t *testing.T) {
 	if err := os.Chmod(filepath.Join(home, "ledger.db"), 0o400); err != nil {
 		t.Fatal(err)
 	}
-	db, err := OpenForCheck(context.Background(), home)
+	db, err := OpenForCheck(context.Background(), home, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // Conversation order (docs/ledger.md, "Order"). A sequence is the order in
@@ -29,15 +30,15 @@ type placed struct {
 // (recs[i] belongs to fresh[i], its sequence already assigned). A source's
 // newest stored time decides lateness without a lookup for nearly every
 // event; a late one looks up the first later event of its source.
-func placeLate(ctx context.Context, tx *sql.Tx, wsk int64, srcs sourceIDs, fresh []pending, recs []segmentRecord) error {
+func placeLate(ctx context.Context, tx *sql.Tx, wsk int64, srcs sourceIDs, fresh []pending, recs []durable.Record) error {
 	newest := map[int64]int64{} // per source: newest time among stored and placed events
 	stored := map[int64]int64{} // per source: newest stored time
 	var batch []placed
 	for i, p := range fresh {
-		if !p.in.ByTime || p.in.OccurredAt.IsZero() {
+		if !p.In.ByTime || p.In.OccurredAt.IsZero() {
 			continue
 		}
-		src, err := srcs.get(ctx, tx, p.in.Harness, p.in.NativeSessionID)
+		src, err := srcs.get(ctx, tx, p.In.Harness, p.In.NativeSessionID)
 		if err != nil {
 			return err
 		}
@@ -47,7 +48,7 @@ func placeLate(ctx context.Context, tx *sql.Tx, wsk int64, srcs sourceIDs, fresh
 			}
 			newest[src] = stored[src]
 		}
-		k := ledger.OrderKey{Ord: recs[i].Sequence, At: p.in.OccurredAt.UnixMicro(), Seq: recs[i].Sequence}
+		k := ledger.OrderKey{Ord: recs[i].Sequence, At: p.In.OccurredAt.UnixMicro(), Seq: recs[i].Sequence}
 		if k.At < newest[src] {
 			f, err := firstAfter(ctx, tx, wsk, src, k.At, stored[src], batch)
 			if err != nil {
@@ -95,11 +96,11 @@ func firstAfter(ctx context.Context, tx *sql.Tx, wsk, src, at, storedNewest int6
 func noteNewest(ctx context.Context, tx *sql.Tx, srcs sourceIDs, fresh []pending) error {
 	newest := map[int64]int64{}
 	for _, p := range fresh {
-		if p.in.OccurredAt.IsZero() {
+		if p.In.OccurredAt.IsZero() {
 			continue
 		}
-		src := srcs[[2]string{p.in.Harness, p.in.NativeSessionID}]
-		newest[src] = max(newest[src], p.in.OccurredAt.UnixMicro())
+		src := srcs[[2]string{p.In.Harness, p.In.NativeSessionID}]
+		newest[src] = max(newest[src], p.In.OccurredAt.UnixMicro())
 	}
 	for src, t := range newest {
 		if _, err := tx.ExecContext(ctx, sqlBumpNewest, t, src); err != nil {

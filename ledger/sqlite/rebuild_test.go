@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 func TestRebuild_ReproducesEvents(t *testing.T) {
@@ -60,7 +61,7 @@ func TestRebuild_OrphanAndCollidingSegments(t *testing.T) {
 	// A segment left by a batch that crashed before commit reuses sequence 2
 	// for a different event; it sorts first by name, but the committed
 	// segment must keep its sequences.
-	seg, err := ReadSegmentFile(filepath.Join(db.Home(), res.SegmentPath))
+	seg, err := durable.ReadSegmentFile(filepath.Join(db.Home(), res.SegmentPath))
 	must(t, err)
 	lines := strings.SplitN(string(seg), "\n", 3)
 	ghost := strings.Replace(lines[1], "kept number 1", "ghost", 1)

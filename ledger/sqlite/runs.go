@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/google/uuid"
+
+	"github.com/ai-memory/ai-memory/ledger"
 )
 
 // AcquireLease opens a new active run on the workstream. In one IMMEDIATE

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/rank"
 )
 
 // Search finds the workstream's events matching query. An empty query lists
@@ -15,7 +15,7 @@ import (
 // and the newest SearchCandidates matches are ranked by bm25. limit is
 // clamped to 1..100, 0 meaning 20.
 func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
-	limit = clampLimit(limit)
+	limit = ledger.ClampSearchLimit(limit)
 	sc, err := db.searchScope(ctx, wsID)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	if q == "" {
 		return nil, nil // only punctuation: nothing the index could match
 	}
-	var cands []candidate
+	var cands []rank.Candidate
 	if sc.dominant() {
 		cands, err = db.candidates(ctx, sqlSearchCandidatesByRow, "content : ("+q+")", ledger.SearchCandidates, sc.wsk)
 	} else {
@@ -39,7 +39,7 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	if err != nil {
 		return nil, err
 	}
-	return db.eventsByRid(ctx, wsID, rankCandidates(cands, query, limit))
+	return db.eventsByRid(ctx, wsID, rank.Rank(cands, query, limit))
 }
 
 // searchScope is a workstream's share of the ledger, which decides how a
@@ -63,16 +63,16 @@ func (db *DB) searchScope(ctx context.Context, wsID string) (searchScope, error)
 
 // candidates runs a candidate query (rowid and content of the newest
 // matches, at most SearchCandidates).
-func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]candidate, error) {
+func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]rank.Candidate, error) {
 	rows, err := db.sql.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, db.wrap(err, "search")
 	}
 	defer rows.Close()
-	out := make([]candidate, 0, 64)
+	out := make([]rank.Candidate, 0, 64)
 	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.rid, &c.content); err != nil {
+		var c rank.Candidate
+		if err := rows.Scan(&c.Key, &c.Content); err != nil {
 			return nil, db.wrap(err, "search")
 		}
 		out = append(out, c)
@@ -102,18 +102,6 @@ func (db *DB) eventsByRid(ctx context.Context, wsID string, rids []int64) ([]led
 	return out, nil
 }
 
-func clampLimit(limit int) int {
-	switch {
-	case limit == 0:
-		return ledger.DefaultSearchLimit
-	case limit < 1:
-		return 1
-	case limit > ledger.MaxSearchLimit:
-		return ledger.MaxSearchLimit
-	}
-	return limit
-}
-
 // QuoteFTS turns free text into a safe FTS5 expression: every
 // whitespace-separated token becomes an FTS5 string (inner quotes doubled)
 // and the strings are ANDed. So `ai-memory`, `error: foo`, `foo.bar`, `C++`,
@@ -123,16 +111,10 @@ func clampLimit(limit int) int {
 func QuoteFTS(query string) string {
 	var parts []string
 	for _, tok := range strings.Fields(query) {
-		if strings.IndexFunc(tok, isTokenRune) < 0 {
+		if strings.IndexFunc(tok, rank.IsTokenRune) < 0 {
 			continue
 		}
 		parts = append(parts, `"`+strings.ReplaceAll(tok, `"`, `""`)+`"`)
 	}
 	return strings.Join(parts, " AND ")
-}
-
-// isTokenRune mirrors unicode61's token characters: letters, numbers and
-// private-use code points.
-func isTokenRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // New segments are zstd-compressed and content-addressed by their JSONL;
@@ -25,15 +26,15 @@ func TestSegments_CompressedLegacyAndGzipReadable(t *testing.T) {
 	path := filepath.Join(db.Home(), filepath.FromSlash(res.SegmentPath))
 	raw, err := os.ReadFile(path)
 	must(t, err)
-	data, err := ReadSegmentFile(path)
+	data, err := durable.ReadSegmentFile(path)
 	must(t, err)
-	if !strings.HasSuffix(path, ".jsonl.zst") || !bytes.HasPrefix(raw, zstdMagic) || bytes.Contains(raw, []byte(text)) {
+	if !strings.HasSuffix(path, ".jsonl.zst") || !bytes.HasPrefix(raw, durable.ZstdMagic) || bytes.Contains(raw, []byte(text)) {
 		t.Fatalf("segment %s is not zstd-compressed", path)
 	}
 	if !bytes.Contains(data, []byte(text)) || len(raw)*4 > len(data) {
 		t.Fatalf("decoded %d bytes from %d; want the JSONL, at least 4x smaller compressed", len(data), len(raw))
 	}
-	if segmentBase("r", data)+segmentExt != filepath.Base(path) {
+	if durable.SegmentBase("r", data)+durable.SegmentExt != filepath.Base(path) {
 		t.Fatal("the name must address the uncompressed JSONL")
 	}
 	// An earlier version's uncompressed segment and a gzip one for two more
@@ -59,7 +60,7 @@ func TestSegments_CompressedLegacyAndGzipReadable(t *testing.T) {
 	// A replay whose segment exists under the legacy name reuses it.
 	os.Remove(path)
 	must(t, os.WriteFile(strings.TrimSuffix(path, ".zst"), data, 0o600))
-	rel, created, err := db.writeSegment(ws.ID, segmentBase("r", data), data)
+	rel, created, err := db.store.WriteSegment(ws.ID, durable.SegmentBase("r", data), data)
 	if err != nil || created || !strings.HasSuffix(rel, ".jsonl") {
 		t.Fatalf("writeSegment over a legacy file = %q, created %v, %v; want it reused", rel, created, err)
 	}

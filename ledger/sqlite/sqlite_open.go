@@ -14,9 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-memory/ai-memory/ledger"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/ai-memory/ai-memory/ledger"
 )
 
 //go:embed migrations/*.sql

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // restoreWorkstream recreates a workstream the ledger does not know from
@@ -16,7 +17,7 @@ import (
 // scope (a workstream created after the ledger was lost) gets the suffix
 // "-restored-<id prefix>", counted in res.Renamed.
 func (db *DB) restoreWorkstream(ctx context.Context, tx *sql.Tx, wsID string, res *ledger.RebuildResult) (ok bool, err error) {
-	snap, ok, err := db.latestState(wsID)
+	snap, ok, err := db.store.LatestState(wsID)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -58,7 +59,7 @@ func (db *DB) ensureStateSnapshots(ctx context.Context) error {
 	if err := db.sql.QueryRowContext(ctx, sqlStateMarker).Scan(&mark); err != nil || mark >= 1 {
 		return err
 	}
-	var written []stateFile
+	var written []durable.StateFile
 	err := db.withTx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, sqlStateMarker).Scan(&mark); err != nil || mark >= 1 {
 			return err // another process did it meanwhile
@@ -72,14 +73,14 @@ func (db *DB) ensureStateSnapshots(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			written = append(written, stateFile{seq: seq, path: p})
+			written = append(written, durable.StateFile{Seq: seq, Path: p})
 		}
 		_, err = tx.ExecContext(ctx, sqlSetStateMarker)
 		return err
 	})
 	if err != nil {
 		for _, f := range written {
-			os.Remove(f.path)
+			os.Remove(f.Path)
 		}
 		return fmt.Errorf("write workstream state snapshots: %w", err)
 	}

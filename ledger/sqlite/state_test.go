@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
 // removeLedgerFiles deletes ledger.db and its WAL files, as a user
@@ -115,7 +116,7 @@ func TestRebuild_FromSegmentsAloneKeepsState(t *testing.T) {
 		return x
 	}
 	before := read()
-	if files, _ := stateFiles(db.stateDir(a.ID)); len(files) != 2 {
+	if files, _ := durable.StateFiles(db.store.StateDir(a.ID)); len(files) != 2 {
 		t.Errorf("%d state snapshots kept for a; want the newest two", len(files))
 	}
 	db.Close()
@@ -174,12 +175,12 @@ func TestRebuild_TornNewestSnapshotFallsBack(t *testing.T) {
 	must(t, err)
 	_, err = db.LinkSession(ctx, ws.ID, "claude", "s2")
 	must(t, err)
-	files, err := stateFiles(db.stateDir(ws.ID))
+	files, err := durable.StateFiles(db.store.StateDir(ws.ID))
 	must(t, err)
 	if len(files) != 2 {
 		t.Fatalf("%d snapshots; want 2", len(files))
 	}
-	must(t, os.WriteFile(files[1].path, nil, 0o600)) // torn newest
+	must(t, os.WriteFile(files[1].Path, nil, 0o600)) // torn newest
 	db.Close()
 	removeLedgerFiles(t, home)
 	db, err = Open(ctx, home)

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/google/uuid"
+
+	"github.com/ai-memory/ai-memory/ledger"
 )
 
 func validateScope(s ledger.Scope) error {

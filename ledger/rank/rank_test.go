@@ -1,16 +1,16 @@
-package sqlite
+package rank
 
 import (
 	"reflect"
 	"testing"
 )
 
-func TestRankCandidates(t *testing.T) {
-	cands := []candidate{ // newest first, as the FTS query returns them
-		{rid: 9, content: "lease mentioned once in a long paragraph with many other unrelated words around it"},
-		{rid: 8, content: "lease renewal lease renewal lease"},
-		{rid: 7, content: "Lease renewal"},
-		{rid: 6, content: "lease mentioned once in a long paragraph with many other unrelated words around it"},
+func TestRank(t *testing.T) {
+	cands := []Candidate{ // newest first, as the FTS query returns them
+		{Key: 9, Content: "lease mentioned once in a long paragraph with many other unrelated words around it"},
+		{Key: 8, Content: "lease renewal lease renewal lease"},
+		{Key: 7, Content: "Lease renewal"},
+		{Key: 6, Content: "lease mentioned once in a long paragraph with many other unrelated words around it"},
 	}
 	tests := []struct {
 		query string
@@ -23,14 +23,14 @@ func TestRankCandidates(t *testing.T) {
 		{"*", 5, nil},
 	}
 	for _, tt := range tests {
-		if got := rankCandidates(cands, tt.query, tt.limit); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("rankCandidates(%q, %d) = %v; want %v", tt.query, tt.limit, got, tt.want)
+		if got := Rank(cands, tt.query, tt.limit); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Rank(%q, %d) = %v; want %v", tt.query, tt.limit, got, tt.want)
 		}
 	}
 }
 
 func TestTokenizeFoldsLikeUnicode61(t *testing.T) {
-	got := tokenize("Café-au-lait, naïve C++ foo.bar ÉTÉ")
+	got := Tokens("Café-au-lait, naïve C++ foo.bar ÉTÉ")
 	want := []string{"cafe", "au", "lait", "naive", "c", "foo", "bar", "ete"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("tokenize = %q; want %q", got, want)
@@ -49,7 +49,7 @@ func TestTermCounts_MatchesTokenize(t *testing.T) {
 	for _, c := range contents {
 		for _, ts := range terms {
 			got, n := termCounts(c, ts)
-			toks := tokenize(c)
+			toks := Tokens(c)
 			want := make([]int, len(ts))
 			for _, tok := range toks {
 				for j, term := range ts {

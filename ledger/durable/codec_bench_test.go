@@ -1,4 +1,4 @@
-package sqlite
+package durable
 
 import (
 	"bytes"
@@ -8,23 +8,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/internal/benchgen"
-	"github.com/klauspost/compress/zstd"
 )
 
 func benchSegment(t testing.TB) []byte {
 	g := benchgen.New(1)
-	recs := make([]segmentRecord, 400)
+	recs := make([]Record, 400)
 	now := time.Unix(1_700_000_000, 0).UTC()
 	for i := range recs {
 		in := ledger.EventInput{Harness: "claude", NativeSessionID: "00000000-0000-4000-8000-000000000001",
 			SourceRecordID: fmt.Sprintf("%08d-aaaa-4bbb-8ccc-dddddddddddd", i), Kind: ledger.KindMessage, Role: "assistant",
 			OccurredAt: now.Add(time.Duration(i) * time.Second), Content: g.Content(500)}
-		p, _ := newPending(in)
-		recs[i] = toRecord("01a23379-418d-7e83-adca-4c46712bf4fb", "bench", int64(i+1), p, now)
+		p, _ := NewPending(in)
+		recs[i] = ToRecord("01a23379-418d-7e83-adca-4c46712bf4fb", "bench", int64(i+1), p, now)
 	}
-	data, err := encodeSegment(recs)
+	data, err := EncodeSegment(recs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,11 @@
-package sqlite
+// Package rank is the search ranking every ledger backend shares: one
+// tokenizer (the rules of SQLite FTS5's unicode61 with remove_diacritics:
+// letters, digits and private-use code points, lower-cased, common Latin
+// diacritics folded), and BM25 ordering of a backend's newest candidate
+// matches. A backend indexes and matches with Tokens, so the same query
+// finds the same events on every backend, and ranks with Rank, so they come
+// back in the same order.
+package rank
 
 import (
 	"sort"
@@ -6,10 +13,11 @@ import (
 	"unicode"
 )
 
-// candidate is one FTS match to rank.
-type candidate struct {
-	rid     int64
-	content string
+// Candidate is one match to rank: a backend's key for the event (a rowid,
+// a sequence) and its stored content.
+type Candidate struct {
+	Key     int64
+	Content string
 }
 
 // BM25 parameters (the usual defaults).
@@ -18,13 +26,13 @@ const (
 	bm25B  = 0.75
 )
 
-// rankCandidates orders candidates by BM25 term-frequency saturation with
-// length normalisation and returns the best limit rowids (newer first on a
+// Rank orders candidates by BM25 term-frequency saturation with
+// length normalisation and returns the best limit keys (newer first on a
 // tie). IDF is left out on purpose: every candidate matched every term (the
 // query is an AND), so within the candidate set each term's IDF is the same
 // constant and cannot change the order.
-func rankCandidates(cands []candidate, query string, limit int) []int64 {
-	terms := searchTerms(query)
+func Rank(cands []Candidate, query string, limit int) []int64 {
+	terms := Terms(query)
 	if len(cands) == 0 || len(terms) == 0 {
 		return nil
 	}
@@ -33,7 +41,7 @@ func rankCandidates(cands []candidate, query string, limit int) []int64 {
 	tfs := make([][]int, len(cands))
 	total := 0
 	for i, c := range cands {
-		tfs[i], lens[i] = termCounts(c.content, terms)
+		tfs[i], lens[i] = termCounts(c.Content, terms)
 		total += lens[i]
 	}
 	avg := float64(total)/float64(len(cands)) + 1e-9
@@ -50,17 +58,16 @@ func rankCandidates(cands []candidate, query string, limit int) []int64 {
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] }) // cands are newest first
 	out := make([]int64, 0, min(limit, len(idx)))
 	for _, i := range idx[:min(limit, len(idx))] {
-		out = append(out, cands[i].rid)
+		out = append(out, cands[i].Key)
 	}
 	return out
 }
 
-// searchTerms splits the query the way the unicode61 tokenizer does
-// (letters, digits, private use), lower-cased and without diacritics.
-func searchTerms(query string) []string {
+// Terms are the distinct tokens of a query, in order of first appearance.
+func Terms(query string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range tokenize(query) {
+	for _, t := range Tokens(query) {
 		if !seen[t] {
 			seen[t] = true
 			out = append(out, t)
@@ -70,14 +77,14 @@ func searchTerms(query string) []string {
 }
 
 // termCounts counts the occurrences of each of terms (lower-case, as
-// searchTerms returns them) in content, and content's length in tokens.
+// Terms returns them) in content, and content's length in tokens.
 // ASCII content, nearly all of it, is scanned in place without allocating
 // (ranking 2,000 candidates of ~500 B is a search's main CPU cost); other
 // content goes through tokenize.
 func termCounts(content string, terms []string) ([]int, int) {
 	counts := make([]int, len(terms))
 	if !isASCII(content) {
-		toks := tokenize(content)
+		toks := Tokens(content)
 		for _, tok := range toks {
 			for j, t := range terms {
 				if tok == t {
@@ -107,7 +114,7 @@ func termCounts(content string, terms []string) ([]int, int) {
 	return counts, n
 }
 
-// isASCIIToken is isTokenRune for a byte below 0x80.
+// isASCIIToken is IsTokenRune for a byte below 0x80.
 func isASCIIToken(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -126,8 +133,11 @@ func equalLower(tok, term string) bool {
 	return true
 }
 
-func tokenize(s string) []string {
-	return strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !isTokenRune(r) })
+// Tokens splits s the way the unicode61 tokenizer does (letters, digits,
+// private use; anything else separates), lower-cased and without
+// diacritics: "foo_bar" is foo, bar and "C++" is c.
+func Tokens(s string) []string {
+	return strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !IsTokenRune(r) })
 }
 
 // foldDiacritics maps common Latin letters with diacritics to their base
@@ -168,3 +178,9 @@ var latinFold = func() map[rune]rune {
 	}
 	return m
 }()
+
+// IsTokenRune mirrors unicode61's token characters: letters, numbers and
+// private-use code points.
+func IsTokenRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+}

@@ -1,4 +1,4 @@
-package sqlite
+package durable
 
 import (
 	"bytes"
@@ -18,13 +18,13 @@ import (
 // than gzip at any level. Readers accept every form ever written, by
 // content rather than by name: zstd, gzip, and the uncompressed `.jsonl`
 // of earlier versions, forever.
-const segmentExt = ".jsonl.zst"
+const SegmentExt = ".jsonl.zst"
 
-// legacySegmentExt is the uncompressed segment of earlier versions.
-const legacySegmentExt = ".jsonl"
+// LegacySegmentExt is the uncompressed segment of earlier versions.
+const LegacySegmentExt = ".jsonl"
 
 var (
-	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	ZstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 	gzipMagic = []byte{0x1f, 0x8b}
 )
 
@@ -42,8 +42,8 @@ var (
 	})
 )
 
-// compressSegment returns the bytes an event segment file holds.
-func compressSegment(jsonl []byte) ([]byte, error) {
+// CompressSegment returns the bytes an event segment file holds.
+func CompressSegment(jsonl []byte) ([]byte, error) {
 	enc, err := zstdEncoder()
 	if err != nil {
 		return nil, fmt.Errorf("compress segment: %w", err)
@@ -51,10 +51,10 @@ func compressSegment(jsonl []byte) ([]byte, error) {
 	return enc.EncodeAll(jsonl, make([]byte, 0, len(jsonl)/3)), nil
 }
 
-// isSegmentFile reports whether a file name is an event segment, of any
+// IsSegmentFile reports whether a file name is an event segment, of any
 // version.
-func isSegmentFile(name string) bool {
-	return !strings.HasPrefix(name, ".") && (strings.HasSuffix(name, segmentExt) || strings.HasSuffix(name, legacySegmentExt))
+func IsSegmentFile(name string) bool {
+	return !strings.HasPrefix(name, ".") && (strings.HasSuffix(name, SegmentExt) || strings.HasSuffix(name, LegacySegmentExt))
 }
 
 // ReadSegmentFile returns the decoded content of a segment or state file.
@@ -64,16 +64,16 @@ func ReadSegmentFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := decodeSegment(raw)
+	data, err := DecodeSegment(raw)
 	if err != nil {
 		return nil, fmt.Errorf("segment %s: %w; move the file aside and retry", path, err)
 	}
 	return data, nil
 }
 
-func decodeSegment(raw []byte) ([]byte, error) {
+func DecodeSegment(raw []byte) ([]byte, error) {
 	switch {
-	case bytes.HasPrefix(raw, zstdMagic):
+	case bytes.HasPrefix(raw, ZstdMagic):
 		dec, err := zstdDecoder()
 		if err != nil {
 			return nil, err
