@@ -68,7 +68,7 @@ func (l *launch) execute(ctx context.Context) (err error) {
 		return err
 	}
 	l.run, l.started = run, l.env.Now()
-	l.hb = startHeartbeat(ctx, l.db, run.ID)
+	l.hb = startHeartbeat(ctx, l.db, run)
 	defer l.release(ctx)
 	l.index = newIndexer(l)
 	l.recoverRuns(ctx, reclaimed)
