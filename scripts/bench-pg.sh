@@ -5,9 +5,10 @@
 # (scripts/pg-cluster.sh, stopped at the end) and reports ingest events/s
 # with the search index kept current, re-import events/s, p50/p99 search
 # latency for rare, mid and common 2-word queries and newest-first, and the
-# database size; then the Go benchmarks of ledger/postgres (append, launch
-# start-up: what `run` adds before the agent starts). The load average is
-# printed before and after.
+# database size; then the time `ai-memory run claude -p x` adds before the
+# agent starts with that server as its ledger (scripts/bench-launcher.sh's
+# launchbench with -ledger), and the Go benchmarks of ledger/postgres. The
+# load average is printed before and after.
 # Usage: scripts/bench-pg.sh [events] [workstreams]   (takes minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,5 +24,9 @@ go build -o "$work/ledgerbench" ./ledger/internal/benchgen/ledgerbench
 echo "LOAD before: $(loadavg) ($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs)"
 "$work/ledgerbench" -home "$work/home" -ledger "$AI_MEMORY_TEST_POSTGRES" -events "$events" -workstreams "$workstreams"
 echo "LOAD after ledgerbench: $(loadavg)"
+go build -o "$work/ai-memory" ./cmd/ai-memory
+go build -o "$work/launchbench" ./launcher/internal/launchbench
+"$work/launchbench" -ai-memory "$work/ai-memory" -runs 31 -ledger "$AI_MEMORY_TEST_POSTGRES" </dev/null
+echo "LOAD after launchbench: $(loadavg)"
 go test -run '^$' -bench . -benchtime 2s ./ledger/postgres/
 echo "LOAD after: $(loadavg)"

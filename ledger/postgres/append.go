@@ -63,7 +63,7 @@ func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string,
 		}
 	}
 	if c := b.Cursor; c != nil {
-		_, err = t.Exec(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, t.now)
+		_, err = t.Exec(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, t.now, db.machine)
 	}
 	return created, err
 }

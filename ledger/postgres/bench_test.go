@@ -87,7 +87,7 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkLaunchStart(b *testing.B) {
 	ctx := context.Background()
 	loc, home := freshSchema(b), b.TempDir()
-	setup, err := Open(ctx, home, loc)
+	setup, err := Open(ctx, ledger.Where{Home: home, Location: loc})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func BenchmarkLaunchStart(b *testing.B) {
 	scope := ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w", Cwd: "/src"}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		db, err := Open(ctx, home, loc)
+		db, err := Open(ctx, ledger.Where{Home: home, Location: loc})
 		if err != nil {
 			b.Fatal(err)
 		}

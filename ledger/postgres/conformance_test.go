@@ -15,8 +15,8 @@ import (
 func TestConformance(t *testing.T) {
 	testServer(t)
 	var hs homes
-	ledgertest.Run(t, ledgertest.Backend{Open: func(t testing.TB, home string, now func() time.Time, alive func(ledger.Owner) bool) ledger.Ledger {
-		db, err := Open(context.Background(), home, hs.location(t, home))
+	ledgertest.Run(t, ledgertest.Backend{Open: func(t testing.TB, home, machine string, now func() time.Time, alive func(ledger.Owner) bool) ledger.Ledger {
+		db, err := Open(context.Background(), ledger.Where{Home: home, Location: hs.location(t, home), Machine: machine})
 		if err != nil {
 			t.Fatalf("Open: %v", err)
 		}

@@ -33,6 +33,25 @@ type DB struct {
 	location string // the URL as given: only ever shown through ledger.HidePassword
 	store    *durable.Store
 	schema   int
+	machine  string        // the machine id this handle acts as (ledger.Where.Machine)
+	lease    time.Duration // the lease length (ledger.LeaseDuration unless a test shortened it)
+}
+
+// Machine returns the machine id this handle acts as.
+func (db *DB) Machine() string { return db.machine }
+
+// here is a lease owner on this machine and host, to compare holders with.
+func (db *DB) here() ledger.Owner {
+	return ledger.Owner{Machine: db.machine, Host: ledger.Host()}
+}
+
+// adopt is the machine of a row restored from a snapshot written before
+// machines existed: the rebuilding machine's, as on SQLite.
+func (db *DB) adopt(machine string) string {
+	if machine == "" {
+		return db.machine
+	}
+	return machine
 }
 
 // Close closes the connection pool.

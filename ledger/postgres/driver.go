@@ -29,7 +29,7 @@ var _ ledger.Ledger = (*DB)(nil)
 type driver struct{}
 
 func (driver) Open(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
-	db, err := Open(ctx, w.Home, w.Location)
+	db, err := Open(ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +37,7 @@ func (driver) Open(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
 }
 
 func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, error) {
-	db, err := OpenForCheck(ctx, w.Home, w.Location)
+	db, err := OpenForCheck(ctx, w)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (driver) OpenForCheck(ctx context.Context, w ledger.Where) (ledger.Ledger, 
 
 // Exists reports whether the database holds a ledger (its schema table).
 func (driver) Exists(ctx context.Context, w ledger.Where) (bool, string, error) {
-	db, err := connect(ctx, w.Home, w.Location)
+	db, err := connect(ctx, w, false)
 	if err != nil {
 		return false, ledger.HidePassword(w.Location), err
 	}
@@ -55,10 +55,11 @@ func (driver) Exists(ctx context.Context, w ledger.Where) (bool, string, error) 
 	return v > 0, db.Location(), db.wrap(err, "check ledger")
 }
 
-// Open connects to the ledger at location (a postgres:// URL) with home as
-// the local data home, creating or migrating the schema when needed.
-func Open(ctx context.Context, home, location string) (*DB, error) {
-	db, err := connect(ctx, home, location)
+// Open connects to the ledger at w.Location (a postgres:// URL) with w.Home
+// as the local data home, acting as w.Machine (the data home's own id when
+// empty), creating or migrating the schema when needed.
+func Open(ctx context.Context, w ledger.Where) (*DB, error) {
+	db, err := connect(ctx, w, true)
 	if err != nil {
 		return nil, err
 	}
@@ -69,9 +70,10 @@ func Open(ctx context.Context, home, location string) (*DB, error) {
 	return db, nil
 }
 
-// OpenForCheck connects without migrating or writing anything.
-func OpenForCheck(ctx context.Context, home, location string) (*DB, error) {
-	db, err := connect(ctx, home, location)
+// OpenForCheck connects without migrating or writing anything (not even a
+// machine-id file in the data home).
+func OpenForCheck(ctx context.Context, w ledger.Where) (*DB, error) {
+	db, err := connect(ctx, w, false)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +89,25 @@ func OpenForCheck(ctx context.Context, home, location string) (*DB, error) {
 // TCP timeout.
 const connectTimeout = 5 * time.Second
 
-func connect(ctx context.Context, home, location string) (*DB, error) {
+// connect opens the pool; create says it may create the data home and its
+// machine-id file.
+func connect(ctx context.Context, w ledger.Where, create bool) (*DB, error) {
+	home, location := w.Home, w.Location
 	if home == "" {
 		return nil, errors.New("open ledger: empty data directory")
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return nil, fmt.Errorf("create data directory: %w", err)
+	if create {
+		if err := os.MkdirAll(home, 0o700); err != nil {
+			return nil, fmt.Errorf("create data directory: %w", err)
+		}
+	}
+	machine, err := ledger.MachineOf(ledger.Where{Home: home, Machine: w.Machine}, create)
+	if err != nil {
+		return nil, err
+	}
+	lease := w.Lease
+	if lease <= 0 {
+		lease = ledger.LeaseDuration
 	}
 	cfg, err := pgxpool.ParseConfig(location)
 	if err != nil {
@@ -102,7 +117,8 @@ func connect(ctx context.Context, home, location string) (*DB, error) {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
 	cfg.MaxConns = 8
-	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home)}
+	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home),
+		machine: machine, lease: lease}
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, db.wrap(err, "open ledger")
 	}

@@ -46,17 +46,18 @@ func (db *DB) liveLeases(ctx context.Context) ([]ledger.Lease, error) {
 		return nil, db.wrap(err, "list leases")
 	}
 	defer rows.Close()
-	host := ledger.CurrentOwner().Host
+	here := db.here()
 	var out []ledger.Lease
 	for rows.Next() {
 		var l ledger.Lease
-		var start string
+		var start, machine string
 		var until int64
-		if err := rows.Scan(&l.Harness, &l.WorkstreamID, &l.Host, &l.PID, &start, &until); err != nil {
+		if err := rows.Scan(&l.Harness, &l.WorkstreamID, &l.Host, &l.PID, &start, &machine, &until); err != nil {
 			return nil, db.wrap(err, "list leases")
 		}
+		o := ledger.Owner{Machine: machine, Host: l.Host, PID: l.PID, StartTime: start}
 		l.Until = fromMicro(until)
-		l.Stale = l.Host == host && !db.ProcessAlive(ledger.Owner{Host: l.Host, PID: l.PID, StartTime: start})
+		l.Stale = ledger.SameMachine(o, here) && !db.ProcessAlive(o)
 		out = append(out, l)
 	}
 	return out, db.wrap(rows.Err(), "list leases")

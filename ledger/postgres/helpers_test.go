@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/ai-memory/ai-memory/ledger"
 )
 
 // testServer is the PostgreSQL server of the tests: AI_MEMORY_TEST_POSTGRES
@@ -86,7 +88,7 @@ func (h *homes) location(t testing.TB, home string) string {
 // openTest opens a ledger in a fresh schema and temp data home.
 func openTest(t testing.TB) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), t.TempDir(), freshSchema(t))
+	db, err := Open(context.Background(), ledger.Where{Home: t.TempDir(), Location: freshSchema(t)})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}

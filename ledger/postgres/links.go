@@ -10,8 +10,10 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-// LinkSession makes nativeID the current session of (workstream, harness),
-// demoting the previous current one. A known id keeps its cursors.
+// LinkSession makes nativeID the current session of (workstream, harness,
+// this machine), demoting this machine's previous current one. A known id
+// keeps its cursors. Other machines' links are untouched: a native session
+// lives in one machine's harness store.
 func (db *DB) LinkSession(ctx context.Context, wsID, harness, nativeID string) (ledger.Link, error) {
 	if strings.TrimSpace(harness) == "" || strings.TrimSpace(nativeID) == "" {
 		return ledger.Link{}, errors.New("link session: empty harness or native session id")
@@ -21,14 +23,14 @@ func (db *DB) LinkSession(ctx context.Context, wsID, harness, nativeID string) (
 		if _, _, err := lockWorkstream(ctx, t, wsID); err != nil {
 			return "", err
 		}
-		if _, err := t.Exec(ctx, sqlDemoteLinks, t.now, wsID, harness, nativeID); err != nil {
+		if _, err := t.Exec(ctx, sqlDemoteLinks, t.now, wsID, harness, nativeID, db.machine); err != nil {
 			return "", err
 		}
-		if _, err := t.Exec(ctx, sqlUpsertCurrentLink, wsID, harness, nativeID, t.now); err != nil {
+		if _, err := t.Exec(ctx, sqlUpsertCurrentLink, wsID, harness, nativeID, t.now, db.machine); err != nil {
 			return "", err
 		}
 		var err error
-		l, err = scanLink(t.QueryRow(ctx, sqlLink, wsID, harness, nativeID))
+		l, err = scanLink(t.QueryRow(ctx, sqlLink, wsID, harness, nativeID, db.machine))
 		return wsID, err
 	})
 	return l, db.wrap(err, "link session")
@@ -36,12 +38,12 @@ func (db *DB) LinkSession(ctx context.Context, wsID, harness, nativeID string) (
 
 // CurrentLink returns the current session link of (workstream, harness).
 func (db *DB) CurrentLink(ctx context.Context, wsID, harness string) (ledger.Link, bool, error) {
-	return db.oneLink(ctx, "read current link", sqlCurrentLink, wsID, harness)
+	return db.oneLink(ctx, "read current link", sqlCurrentLink, wsID, harness, db.machine)
 }
 
 // SessionLink returns the link of that exact session, current or not.
 func (db *DB) SessionLink(ctx context.Context, wsID, harness, nativeID string) (ledger.Link, bool, error) {
-	return db.oneLink(ctx, "read session link", sqlLink, wsID, harness, nativeID)
+	return db.oneLink(ctx, "read session link", sqlLink, wsID, harness, nativeID, db.machine)
 }
 
 func (db *DB) oneLink(ctx context.Context, op, query string, args ...any) (ledger.Link, bool, error) {
@@ -55,7 +57,7 @@ func (db *DB) oneLink(ctx context.Context, op, query string, args ...any) (ledge
 	return l, true, nil
 }
 
-// Links lists the workstream's links: current ones first, then by most
+// Links lists the workstream's links of every machine: current ones first, then by most
 // recent update.
 func (db *DB) Links(ctx context.Context, wsID string) ([]ledger.Link, error) {
 	rows, err := db.pool.Query(ctx, sqlLinksOf, wsID)
@@ -81,7 +83,7 @@ func (db *DB) AdvanceDelivery(ctx context.Context, wsID, harness, nativeID strin
 		if _, _, err := lockWorkstream(ctx, t, wsID); err != nil {
 			return "", err
 		}
-		_, err := t.Exec(ctx, sqlAdvanceDelivery, wsID, harness, nativeID, seq, t.now)
+		_, err := t.Exec(ctx, sqlAdvanceDelivery, wsID, harness, nativeID, seq, t.now, db.machine)
 		return wsID, err
 	})
 	return db.wrap(err, "advance delivery cursor")
@@ -90,7 +92,7 @@ func (db *DB) AdvanceDelivery(ctx context.Context, wsID, harness, nativeID strin
 func scanLink(r rowScanner) (ledger.Link, error) {
 	var l ledger.Link
 	var c, u int64
-	err := r.Scan(&l.WorkstreamID, &l.Harness, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &c, &u)
+	err := r.Scan(&l.WorkstreamID, &l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &c, &u)
 	l.CreatedAt, l.UpdatedAt = fromMicro(c), fromMicro(u)
 	return l, err
 }

@@ -66,7 +66,7 @@ func TestMigrations_OrderedAndRefuseNewer(t *testing.T) {
 	ctx := context.Background()
 	loc := freshSchema(t)
 	home := t.TempDir()
-	db, err := Open(ctx, home, loc)
+	db, err := Open(ctx, ledger.Where{Home: home, Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestMigrations_OrderedAndRefuseNewer(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := Open(ctx, home, loc)
+			d, err := Open(ctx, ledger.Where{Home: home, Location: loc})
 			if err == nil {
 				d.Close()
 			}
@@ -109,11 +109,11 @@ func TestMigrations_OrderedAndRefuseNewer(t *testing.T) {
 	if _, err := conn.Exec(ctx, `INSERT INTO schema_version (version) VALUES ($1)`, KnownSchemaVersion()+1); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(ctx, home, loc)
+	_, err = Open(ctx, ledger.Where{Home: home, Location: loc})
 	if !errors.Is(err, ledger.ErrSchemaTooNew) || !strings.Contains(err.Error(), "upgrade ai-memory") {
 		t.Fatalf("Open of a newer schema = %v; want ErrSchemaTooNew saying to upgrade", err)
 	}
-	chk, err := OpenForCheck(ctx, home, loc)
+	chk, err := OpenForCheck(ctx, ledger.Where{Home: home, Location: loc})
 	if err != nil || chk.SchemaVersion() != KnownSchemaVersion()+1 {
 		t.Fatalf("OpenForCheck = %v; want it to read schema %d", err, KnownSchemaVersion()+1)
 	}
@@ -129,7 +129,7 @@ func TestPasswordNeverShown(t *testing.T) {
 	if pw == "" {
 		t.Skip("the test server URL has no password")
 	}
-	db, err := Open(ctx, t.TempDir(), loc)
+	db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,13 +142,13 @@ func TestPasswordNeverShown(t *testing.T) {
 		t.Fatalf("Health = %+v, %v; want no password", h, err)
 	}
 	bad := strings.Replace(loc, ":"+pw+"@", ":"+pw+"x@", 1)
-	_, err = Open(ctx, t.TempDir(), bad)
+	_, err = Open(ctx, ledger.Where{Home: t.TempDir(), Location: bad})
 	if !errors.Is(err, ledger.ErrUnavailable) || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "refused the login") {
 		t.Fatalf("Open with a wrong password = %v; want ErrUnavailable saying the login was refused, without the password", err)
 	}
 	u, _ := url.Parse(bad)
 	u.Host = "127.0.0.1:1" // nothing listens there
-	_, err = Open(ctx, t.TempDir(), u.String())
+	_, err = Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
 	if !errors.Is(err, ledger.ErrUnavailable) || strings.Contains(err.Error(), pw) || !strings.Contains(err.Error(), "unreachable") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("Open of an unreachable server = %v; want one line saying so, without the password", err)
 	}
@@ -159,12 +159,12 @@ func TestPasswordNeverShown(t *testing.T) {
 func TestAppend_TwoMachinesOneWorkstream(t *testing.T) {
 	ctx := context.Background()
 	loc := freshSchema(t)
-	a, err := Open(ctx, t.TempDir(), loc)
+	a, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	b, err := Open(ctx, t.TempDir(), loc)
+	b, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: loc})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,14 +15,15 @@ import (
 
 // AcquireLease opens a new active run on the workstream. Under the
 // workstream's row lock it first reclaims the current holder when its lease
-// lapsed by the server's clock (-> expired) or when it ran on owner's host
-// and its process is gone (-> interrupted); a live holder yields
-// *BusyError. A holder on another host is never probed: it blocks until its
-// lease lapses.
+// lapsed by the server's clock (-> expired) or when it ran on this machine
+// and owner's host and its process is gone (-> interrupted); a live holder
+// yields *BusyError. A holder on another machine is never probed: it
+// blocks until its lease lapses. owner.Machine is set to this machine.
 func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledger.Owner) (ledger.Run, []ledger.Run, error) {
 	if strings.TrimSpace(harness) == "" {
 		return ledger.Run{}, nil, errors.New("acquire lease: empty harness name")
 	}
+	owner.Machine = db.machine
 	var run ledger.Run
 	var reclaimed []ledger.Run
 	err := db.withStateTx(ctx, func(t *tx) (string, error) {
@@ -30,10 +31,10 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledg
 			return "", err
 		}
 		var err error
-		if reclaimed, err = db.reclaim(ctx, t, wsID, owner.Host); err != nil {
+		if reclaimed, err = db.reclaim(ctx, t, wsID, owner); err != nil {
 			return "", err
 		}
-		run, err = insertRun(ctx, t, wsID, harness, owner)
+		run, err = db.insertRun(ctx, t, wsID, harness, owner)
 		return wsID, err
 	})
 	if err != nil {
@@ -42,7 +43,7 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledg
 	return run, reclaimed, nil
 }
 
-func (db *DB) reclaim(ctx context.Context, t *tx, wsID, host string) ([]ledger.Run, error) {
+func (db *DB) reclaim(ctx context.Context, t *tx, wsID string, owner ledger.Owner) ([]ledger.Run, error) {
 	holder, err := scanRun(t.QueryRow(ctx, sqlActiveRunOf, wsID))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -53,7 +54,7 @@ func (db *DB) reclaim(ctx context.Context, t *tx, wsID, host string) ([]ledger.R
 	now := fromMicro(t.now)
 	state := ledger.RunExpired
 	if now.Before(holder.LeaseExpiresAt) {
-		if holder.Owner.Host != host || db.ProcessAlive(holder.Owner) {
+		if !ledger.SameMachine(holder.Owner, owner) || db.ProcessAlive(holder.Owner) {
 			return nil, &ledger.BusyError{Holder: holder}
 		}
 		state = ledger.RunInterrupted
@@ -65,20 +66,20 @@ func (db *DB) reclaim(ctx context.Context, t *tx, wsID, host string) ([]ledger.R
 	return []ledger.Run{holder}, nil
 }
 
-func insertRun(ctx context.Context, t *tx, wsID, harness string, o ledger.Owner) (ledger.Run, error) {
+func (db *DB) insertRun(ctx context.Context, t *tx, wsID, harness string, o ledger.Owner) (ledger.Run, error) {
 	u, err := uuid.NewV7()
 	if err != nil {
 		return ledger.Run{}, fmt.Errorf("new run id: %w", err)
 	}
-	until := t.now + ledger.LeaseDuration.Microseconds()
+	until := t.now + db.lease.Microseconds()
 	r := ledger.Run{ID: u.String(), WorkstreamID: wsID, Harness: harness, State: ledger.RunActive,
 		StartedAt: fromMicro(t.now), LeaseExpiresAt: fromMicro(until), Owner: o}
-	_, err = t.Exec(ctx, sqlInsertRun, r.ID, wsID, harness, t.now, until, o.Host, o.PID, o.StartTime)
+	_, err = t.Exec(ctx, sqlInsertRun, r.ID, wsID, harness, t.now, until, o.Host, o.PID, o.StartTime, o.Machine)
 	return r, err
 }
 
-// RenewLease extends an active run's lease to the server's now +
-// LeaseDuration, even when it already lapsed, as long as nobody expired or
+// RenewLease extends an active run's lease to the server's now plus the
+// lease length, even when it already lapsed, as long as nobody expired or
 // took it over; otherwise ErrLeaseLost. No state snapshot: a lease expiry
 // is transient.
 func (db *DB) RenewLease(ctx context.Context, runID string) (time.Time, error) {
@@ -86,7 +87,7 @@ func (db *DB) RenewLease(ctx context.Context, runID string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, db.wrap(err, "renew lease")
 	}
-	until := now + ledger.LeaseDuration.Microseconds()
+	until := now + db.lease.Microseconds()
 	tag, err := db.pool.Exec(ctx, sqlRenewLease, runID, until)
 	if err != nil {
 		return time.Time{}, db.wrap(err, "renew lease")
@@ -241,7 +242,7 @@ func (db *DB) runs(ctx context.Context, op, query string, args ...any) ([]ledger
 
 // LiveRunForSession reports whether an active run, unexpired by the
 // server's clock, is bound to that native session and its owner process is
-// alive. An owner on another host cannot be probed and counts as alive
+// alive. An owner on another machine cannot be probed and counts as alive
 // while its lease is unexpired.
 func (db *DB) LiveRunForSession(ctx context.Context, harness, nativeID string) (bool, error) {
 	now, err := db.serverNow(ctx)
@@ -252,9 +253,9 @@ func (db *DB) LiveRunForSession(ctx context.Context, harness, nativeID string) (
 	if err != nil {
 		return false, err
 	}
-	host := ledger.CurrentOwner().Host
+	here := db.here()
 	for _, r := range runs {
-		if r.Owner.Host != host || db.ProcessAlive(r.Owner) {
+		if !ledger.SameMachine(r.Owner, here) || db.ProcessAlive(r.Owner) {
 			return true, nil
 		}
 	}
@@ -267,7 +268,7 @@ func scanRun(r rowScanner) (ledger.Run, error) {
 	var code, ended *int64
 	var started, lease int64
 	err := r.Scan(&run.ID, &run.WorkstreamID, &run.Harness, &run.NativeSessionID, &state, &code, &started, &ended,
-		&lease, &run.Owner.Host, &run.Owner.PID, &run.Owner.StartTime, &run.SyncAfter, &run.SyncThrough, &run.ContextDelivered)
+		&lease, &run.Owner.Host, &run.Owner.PID, &run.Owner.StartTime, &run.Owner.Machine, &run.SyncAfter, &run.SyncThrough, &run.ContextDelivered)
 	run.State = ledger.RunState(state)
 	run.StartedAt, run.LeaseExpiresAt = fromMicro(started), fromMicro(lease)
 	if code != nil {

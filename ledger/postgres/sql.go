@@ -34,14 +34,14 @@ FROM workstreams w ORDER BY w.updated_at DESC, w.wsk DESC`
 )
 
 const runColumns = `id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered`
+  lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered`
 
 const (
 	sqlActiveRunOf = `SELECT ` + runColumns + ` FROM runs WHERE workstream_id = $1 AND state = 'active'`
 	sqlRunByID     = `SELECT ` + runColumns + ` FROM runs WHERE id = $1`
 	sqlRunsOf      = `SELECT ` + runColumns + ` FROM runs WHERE workstream_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2`
-	sqlInsertRun   = `INSERT INTO runs (id, workstream_id, harness, state, started_at, lease_expires_at, owner_host, owner_pid, owner_start)
-  VALUES ($1, $2, $3, 'active', $4, $5, $6, $7, $8)`
+	sqlInsertRun   = `INSERT INTO runs (id, workstream_id, harness, state, started_at, lease_expires_at, owner_host, owner_pid, owner_start, owner_machine)
+  VALUES ($1, $2, $3, 'active', $4, $5, $6, $7, $8, $9)`
 	// $1 state, $2 now, $3 id. Ending a run also releases its lease.
 	sqlEndRun             = `UPDATE runs SET state = $1, ended_at = $2, lease_expires_at = LEAST(lease_expires_at, $2) WHERE id = $3 AND state = 'active'`
 	sqlRenewLease         = `UPDATE runs SET lease_expires_at = $2 WHERE id = $1 AND state = 'active'`
@@ -52,28 +52,30 @@ const (
 	sqlRunWorkstream      = `SELECT workstream_id FROM runs WHERE id = $1`
 	sqlLiveRunsForSession = `SELECT ` + runColumns + ` FROM runs WHERE harness = $1 AND native_session_id = $2 AND state = 'active' AND lease_expires_at > $3`
 	sqlRunsOldestFirst    = `SELECT ` + runColumns + ` FROM runs WHERE workstream_id = $1 ORDER BY started_at, id`
-	sqlLiveLeases         = `SELECT r.harness, r.workstream_id, r.owner_host, r.owner_pid, r.owner_start, r.lease_expires_at
+	sqlLiveLeases         = `SELECT r.harness, r.workstream_id, r.owner_host, r.owner_pid, r.owner_start, r.owner_machine, r.lease_expires_at
   FROM runs r WHERE r.state = 'active' AND r.lease_expires_at > $1 ORDER BY r.started_at`
 )
 
-const linkColumns = `workstream_id, harness, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at`
+const linkColumns = `workstream_id, harness, machine, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at`
 
+// Links are this machine's (the machine a parameter of every statement)
+// except sqlLinksOf, which lists every machine's.
 const (
-	sqlLink        = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 AND harness = $2 AND native_session_id = $3`
-	sqlCurrentLink = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 AND harness = $2 AND is_current`
-	sqlLinksOf     = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 ORDER BY is_current DESC, updated_at DESC, harness, native_session_id`
-	// $1 now, $2 ws, $3 harness, $4 the id becoming current.
-	sqlDemoteLinks       = `UPDATE session_links SET is_current = false, updated_at = $1 WHERE workstream_id = $2 AND harness = $3 AND is_current AND native_session_id <> $4`
-	sqlUpsertCurrentLink = `INSERT INTO session_links (workstream_id, harness, native_session_id, is_current, created_at, updated_at)
-  VALUES ($1, $2, $3, true, $4, $4)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET is_current = true, updated_at = excluded.updated_at`
-	sqlAdvanceDelivery = `INSERT INTO session_links (workstream_id, harness, native_session_id, delivery_cursor, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $5)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET
+	sqlLink        = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 AND harness = $2 AND native_session_id = $3 AND machine = $4`
+	sqlCurrentLink = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 AND harness = $2 AND machine = $3 AND is_current`
+	sqlLinksOf     = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = $1 ORDER BY is_current DESC, updated_at DESC, harness, machine, native_session_id`
+	// $1 now, $2 ws, $3 harness, $4 the id becoming current, $5 machine.
+	sqlDemoteLinks       = `UPDATE session_links SET is_current = false, updated_at = $1 WHERE workstream_id = $2 AND harness = $3 AND machine = $5 AND is_current AND native_session_id <> $4`
+	sqlUpsertCurrentLink = `INSERT INTO session_links (workstream_id, harness, native_session_id, is_current, created_at, updated_at, machine)
+  VALUES ($1, $2, $3, true, $4, $4, $5)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET is_current = true, updated_at = excluded.updated_at`
+	sqlAdvanceDelivery = `INSERT INTO session_links (workstream_id, harness, native_session_id, delivery_cursor, created_at, updated_at, machine)
+  VALUES ($1, $2, $3, $4, $5, $5, $6)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET
     delivery_cursor = GREATEST(session_links.delivery_cursor, excluded.delivery_cursor), updated_at = excluded.updated_at`
-	sqlSetSourceCursor = `INSERT INTO session_links (workstream_id, harness, native_session_id, source_cursor, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $5)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET
+	sqlSetSourceCursor = `INSERT INTO session_links (workstream_id, harness, native_session_id, source_cursor, created_at, updated_at, machine)
+  VALUES ($1, $2, $3, $4, $5, $5, $6)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET
     source_cursor = excluded.source_cursor, updated_at = excluded.updated_at`
 )
 
@@ -122,23 +124,23 @@ const (
 
 // State snapshots and rebuild.
 const (
-	sqlStateLinks = `SELECT harness, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at
-  FROM session_links WHERE workstream_id = $1 ORDER BY harness, native_session_id`
+	sqlStateLinks = `SELECT harness, machine, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at
+  FROM session_links WHERE workstream_id = $1 ORDER BY harness, machine, native_session_id`
 	// $1 workstream, $2 how many of the newest runs; plus the active run and
 	// the newest run of each harness, oldest first.
 	sqlStateRuns = `SELECT id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered
+  lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered
 FROM runs WHERE workstream_id = $1 AND (state = 'active'
   OR id IN (SELECT id FROM runs WHERE workstream_id = $1 ORDER BY started_at DESC, id DESC LIMIT $2)
   OR id IN (SELECT DISTINCT ON (harness) id FROM runs WHERE workstream_id = $1 ORDER BY harness, started_at DESC, id DESC))
 ORDER BY started_at, id`
 	sqlRestoreWorkstream = `INSERT INTO workstreams (id, repo_fingerprint, worktree_fingerprint, name, cwd, created_at, selected_at, updated_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
-	sqlRestoreLink = `INSERT INTO session_links (workstream_id, harness, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`
+	sqlRestoreLink = `INSERT INTO session_links (workstream_id, harness, machine, native_session_id, is_current, source_cursor, delivery_cursor, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
 	sqlRestoreRun = `INSERT INTO runs (id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+  lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
 	sqlNameTaken     = `SELECT EXISTS (SELECT 1 FROM workstreams WHERE repo_fingerprint = $1 AND worktree_fingerprint = $2 AND name = $3)`
 	sqlKnownSegments = `SELECT path FROM segments WHERE wsk = $1`
 	sqlStoredSeqIDs  = `SELECT sequence, event_id FROM events WHERE wsk = $1`

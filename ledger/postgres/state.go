@@ -54,7 +54,7 @@ func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
 	}
 	for rows.Next() {
 		var l durable.StateLink
-		if err := rows.Scan(&l.Harness, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
+		if err := rows.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
 			rows.Close()
 			return s, err
 		}
@@ -72,7 +72,7 @@ func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
 	for rows.Next() {
 		var r durable.StateRun
 		if err := rows.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &r.ExitCode, &r.StartedAt, &r.EndedAt,
-			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
+			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
 			return s, err
 		}
 		s.Runs = append(s.Runs, r)
@@ -102,14 +102,14 @@ func (db *DB) restoreWorkstream(ctx context.Context, t *tx, wsID string, res *le
 		return false, fmt.Errorf("restore workstream %s: %w", w.ID, err)
 	}
 	for _, l := range snap.Links {
-		if _, err := t.Exec(ctx, sqlRestoreLink, w.ID, l.Harness, l.NativeSessionID, l.Current,
+		if _, err := t.Exec(ctx, sqlRestoreLink, w.ID, l.Harness, db.adopt(l.Machine), l.NativeSessionID, l.Current,
 			l.SourceCursor, l.DeliveryCursor, l.CreatedAt, l.UpdatedAt); err != nil {
 			return false, fmt.Errorf("restore link %s/%s: %w", l.Harness, l.NativeSessionID, err)
 		}
 	}
 	for _, r := range snap.Runs {
 		if _, err := t.Exec(ctx, sqlRestoreRun, r.ID, w.ID, r.Harness, r.NativeSessionID, r.State,
-			r.ExitCode, r.StartedAt, r.EndedAt, r.LeaseExpiresAt, r.OwnerHost, r.OwnerPID, r.OwnerStart,
+			r.ExitCode, r.StartedAt, r.EndedAt, r.LeaseExpiresAt, r.OwnerHost, r.OwnerPID, r.OwnerStart, db.adopt(r.OwnerMachine),
 			r.SyncAfter, r.SyncThrough, r.ContextDelivered); err != nil {
 			return false, fmt.Errorf("restore run %s: %w", r.ID, err)
 		}

@@ -31,6 +31,8 @@ CREATE TABLE runs (
   owner_host        TEXT    NOT NULL,
   owner_pid         BIGINT  NOT NULL,
   owner_start       TEXT    NOT NULL DEFAULT '',
+  -- The owner's machine id: its process is probed only from that machine.
+  owner_machine     TEXT    NOT NULL DEFAULT '',
   sync_after        BIGINT  NOT NULL DEFAULT 0,
   sync_through      BIGINT  NOT NULL DEFAULT 0,
   context_delivered BOOLEAN NOT NULL DEFAULT false
@@ -40,19 +42,22 @@ CREATE UNIQUE INDEX runs_one_active ON runs (workstream_id) WHERE state = 'activ
 CREATE INDEX runs_workstream_started ON runs (workstream_id, started_at DESC);
 CREATE INDEX runs_active_session ON runs (harness, native_session_id) WHERE state = 'active';
 
+-- Links are per machine: a native session lives in one machine's harness
+-- store (docs/workstream-identity.md, "Machines").
 CREATE TABLE session_links (
   workstream_id     TEXT    NOT NULL REFERENCES workstreams (id) ON DELETE CASCADE,
   harness           TEXT    NOT NULL,
+  machine           TEXT    NOT NULL,
   native_session_id TEXT    NOT NULL,
   is_current        BOOLEAN NOT NULL DEFAULT false,
   source_cursor     TEXT    NOT NULL DEFAULT '',
   delivery_cursor   BIGINT  NOT NULL DEFAULT 0,
   created_at        BIGINT  NOT NULL,
   updated_at        BIGINT  NOT NULL,
-  PRIMARY KEY (workstream_id, harness, native_session_id)
+  PRIMARY KEY (workstream_id, harness, machine, native_session_id)
 );
 CREATE UNIQUE INDEX session_links_current
-  ON session_links (workstream_id, harness) WHERE is_current;
+  ON session_links (workstream_id, harness, machine) WHERE is_current;
 
 CREATE TABLE segments (
   id         BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
