@@ -27,8 +27,16 @@ func DefaultHome(getenv func(string) string) (string, error) {
 // DefaultWhere is where this process's ledger lives: the data home of
 // DefaultHome and the ledger Choose picks (without a --ledger flag: the
 // command line sets AI_MEMORY_LEDGER from it, so the agent's hooks and
-// MCP server use the same ledger).
+// MCP server use the same ledger), or the data home's own ledger when
+// the user works offline (Offline; `run --offline` sets AI_MEMORY_OFFLINE).
 func DefaultWhere(getenv func(string) string) (Where, error) {
 	w, _, err := Choose(getenv, "")
+	if err != nil {
+		return Where{}, err
+	}
+	off, err := Offline(getenv)
+	if off {
+		w.Location = ""
+	}
 	return w, err
 }
