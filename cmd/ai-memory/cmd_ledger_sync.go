@@ -154,4 +154,3 @@ func printPushed(w io.Writer, c ledgersync.Copied, to string, asJSON bool) error
 	}
 	return err
 }
-
