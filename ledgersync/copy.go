@@ -197,7 +197,7 @@ func copyEvents(ctx context.Context, src, dst ledger.Ledger, from, to string, af
 			return c, err
 		}
 		after = evs[len(evs)-1].Sequence
-		for _, b := range batches(to, evs, run) {
+		for _, b := range batches(src.Home(), to, evs, run) {
 			res, err := dst.Append(ctx, b)
 			if err != nil {
 				return c, fmt.Errorf("copy events: %w", err)
@@ -209,8 +209,9 @@ func copyEvents(ctx context.Context, src, dst ledger.Ledger, from, to string, af
 	return c, nil
 }
 
-// batches groups consecutive events of one run into batches for wsID.
-func batches(wsID string, evs []ledger.Event, run func(int64) (string, bool)) []ledger.Batch {
+// batches groups consecutive events of one run into batches for wsID;
+// home is the source's data home (see fullContent).
+func batches(home, wsID string, evs []ledger.Event, run func(int64) (string, bool)) []ledger.Batch {
 	var out []ledger.Batch
 	for _, e := range evs {
 		id, ok := run(e.Sequence)
@@ -221,6 +222,7 @@ func batches(wsID string, evs []ledger.Event, run func(int64) (string, bool)) []
 			out = append(out, ledger.Batch{WorkstreamID: wsID, RunID: id})
 		}
 		in := e.EventInput
+		in.Content = fullContent(home, e)
 		in.ByTime = e.Order != 0 && e.Order != e.Sequence
 		out[len(out)-1].Events = append(out[len(out)-1].Events, in)
 	}

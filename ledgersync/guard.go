@@ -197,12 +197,9 @@ func (g *Guard) keep(rec func() (record, error), cause error) error {
 // once the ledger has everything.
 func (g *Guard) flushLocked(ctx context.Context) error {
 	recs, err := readJournal(g.path)
+	var done Replayed
 	if err == nil {
-		var done Replayed
 		done, err = replay(ctx, g.Ledger, recs)
-		g.mu.Lock()
-		g.sent += done.Events
-		g.mu.Unlock()
 	}
 	if err != nil {
 		if errors.Is(err, ledger.ErrUnavailable) {
@@ -215,6 +212,7 @@ func (g *Guard) flushLocked(ctx context.Context) error {
 	}
 	g.mu.Lock()
 	g.pending, g.events = 0, 0
+	g.sent += done.Events
 	g.mu.Unlock()
 	g.cameBack()
 	return nil
@@ -269,7 +267,12 @@ func (g *Guard) cameBack() {
 	}
 	g.down = false
 	g.stopRetries()
+	if g.sent == 0 {
+		g.say("the ledger is reachable again")
+		return
+	}
 	g.say("the ledger is reachable again; %d kept event(s) sent", g.sent)
+	g.sent = 0
 }
 
 // stopRetries ends the retry loop (the caller holds mu).

@@ -21,7 +21,7 @@ var allowedImports = map[string][]string{
 	"ledger/sqlite":     {"ledger", "ledger/durable", "ledger/rank", "redact"},
 	"ledger/durable":    {"ledger", "redact"},
 	"ledger/rank":       nil,
-	"ledgersync":        {"ledger"},
+	"ledgersync":        {"ledger", "ledger/durable"},
 	"ledger/ledgertest": {"ledger", "redact"},
 	"agentproc":         nil,
 	"harness":           {"transcript"},
