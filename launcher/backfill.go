@@ -61,7 +61,7 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 	if err != nil {
 		return nil, err
 	}
-	hb := startHeartbeat(ctx, db, run.ID)
+	hb := startHeartbeat(ctx, db, run)
 	stats, ierr := backfill(ctx, db, ws, run, srcs, o, env, id.Root)
 	hb.stop()
 	if ierr != nil {

@@ -47,7 +47,7 @@ func oneLaunch(b *testing.B, ctx context.Context, env Env, ph *phaseClock) {
 	ph.step(b, "workstream", func() error { return l.selectWorkstream(ctx) })
 	ph.step(b, "lease", func() (err error) {
 		l.run, reclaimed, err = acquire(ctx, l.db, l.ws.ID, l.h.Name, env.Stderr)
-		l.started, l.hb = env.Now(), startHeartbeat(ctx, l.db, l.run.ID)
+		l.started, l.hb = env.Now(), startHeartbeat(ctx, l.db, l.run)
 		return err
 	})
 	ph.step(b, "recover", func() error { l.index = newIndexer(l); l.recoverRuns(ctx, reclaimed); return nil })

@@ -106,7 +106,7 @@ func handoffTarget(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, 
 		return "", "", wrapperError("read session links", err)
 	}
 	for _, lk := range links {
-		if lk.Current {
+		if lk.Current && lk.Machine == db.Machine() { // another machine's session is not resumable here
 			return lk.Harness, lk.NativeSessionID, nil
 		}
 	}

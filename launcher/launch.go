@@ -73,7 +73,7 @@ func (l *launch) execute(ctx context.Context) (err error) {
 	// From here on an outage of the ledger never stops the run: what it
 	// writes is kept in a journal and sent when the ledger is back.
 	l.db = ledgersync.NewGuard(l.db, run.ID, l.env.Stderr)
-	l.hb = startHeartbeat(ctx, l.db, run.ID)
+	l.hb = startHeartbeat(ctx, l.db, run)
 	defer l.release(ctx)
 	l.index = newIndexer(l)
 	l.recoverRuns(ctx, reclaimed)

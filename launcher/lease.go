@@ -12,7 +12,9 @@ import (
 )
 
 // Lease timing. The lease itself (90 s) is the ledger's; these are the
-// launcher's side of it.
+// launcher's side of it. The heartbeat renews every HeartbeatInterval or
+// every third of the run's lease when that is shorter (a lease shortened
+// by AI_MEMORY_LEASE_SECONDS for tests).
 var (
 	HeartbeatInterval = 30 * time.Second
 	BusyRetryWindow   = 5 * time.Second
@@ -74,16 +76,27 @@ type heartbeat struct {
 	lost   error
 }
 
-func startHeartbeat(ctx context.Context, db ledger.Ledger, runID string) *heartbeat {
+func startHeartbeat(ctx context.Context, db ledger.Ledger, run ledger.Run) *heartbeat {
 	ctx, cancel := context.WithCancel(ctx)
 	h := &heartbeat{cancel: cancel, done: make(chan struct{}), now: make(chan struct{}, 1)}
-	go h.loop(ctx, db, runID)
+	go h.loop(ctx, db, run.ID, heartbeatEvery(run))
 	return h
 }
 
-func (h *heartbeat) loop(ctx context.Context, db ledger.Ledger, runID string) {
+// heartbeatEvery is the renewal interval of run: HeartbeatInterval, or a
+// third of its lease when that is shorter. The lease length is read off
+// the run (both times are the ledger's clock), so it needs no knob here.
+func heartbeatEvery(run ledger.Run) time.Duration {
+	every := HeartbeatInterval
+	if third := run.LeaseExpiresAt.Sub(run.StartedAt) / 3; third > 0 && third < every {
+		every = third
+	}
+	return every
+}
+
+func (h *heartbeat) loop(ctx context.Context, db ledger.Ledger, runID string, every time.Duration) {
 	defer close(h.done)
-	t := time.NewTicker(HeartbeatInterval)
+	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
 		if _, err := db.RenewLease(ctx, runID); err != nil && ctx.Err() == nil {

@@ -72,7 +72,7 @@ func TestHeartbeatRenewsAndKick(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Set(clock.Now().Add(60 * time.Second))
-	hb := startHeartbeat(ctx, db, run.ID)
+	hb := startHeartbeat(ctx, db, run)
 	waitLease(t, db, run.ID, clock.Now().Add(ledger.LeaseDuration))
 	clock.Set(clock.Now().Add(60 * time.Second))
 	hb.kick()
@@ -92,7 +92,7 @@ func TestHeartbeatReportsLostLease(t *testing.T) {
 	if err := db.CancelRun(ctx, run.ID); err != nil {
 		t.Fatal(err)
 	}
-	hb := startHeartbeat(ctx, db, run.ID)
+	hb := startHeartbeat(ctx, db, run)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		hb.mu.Lock()
@@ -125,4 +125,22 @@ func waitLease(t *testing.T, db ledger.Ledger, runID string, want time.Time) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("lease of %s never renewed to %v", runID, want)
+}
+
+func TestHeartbeatEvery_AThirdOfAShortLease(t *testing.T) {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		lease, want time.Duration
+	}{
+		{ledger.LeaseDuration, 30 * time.Second},
+		{3 * time.Second, time.Second},
+		{9 * time.Second, 3 * time.Second},
+		{0, 30 * time.Second}, // no lease length known: the default
+	}
+	for _, tt := range tests {
+		run := ledger.Run{StartedAt: start, LeaseExpiresAt: start.Add(tt.lease)}
+		if got := heartbeatEvery(run); got != tt.want {
+			t.Errorf("lease %v: heartbeat every %v; want %v", tt.lease, got, tt.want)
+		}
+	}
 }

@@ -23,6 +23,10 @@ type Ledger interface {
 	// Location names the ledger for messages: a file path, or a server
 	// address without credentials. It is not a path to build others from.
 	Location() string
+	// Machine is the machine id this ledger handle acts as: links,
+	// cursors and runs it writes are this machine's, and it probes lease
+	// owners' processes only on this machine.
+	Machine() string
 	// SchemaVersion is the schema version of the open ledger.
 	SchemaVersion() int
 	// Health is what `ai-memory doctor` reports; it never writes.
@@ -67,7 +71,10 @@ type Runs interface {
 	ImportRun(ctx context.Context, r Run) error
 }
 
-// Links tie native sessions to workstreams and carry their cursors.
+// Links tie native sessions to workstreams and carry their cursors. A
+// native session lives in one machine's harness store, so links are per
+// (workstream, harness, machine): every method acts on the links of this
+// ledger's Machine, except Links, which lists every machine's.
 type Links interface {
 	LinkSession(ctx context.Context, wsID, harness, nativeID string) (Link, error)
 	CurrentLink(ctx context.Context, wsID, harness string) (Link, bool, error)

@@ -28,6 +28,8 @@ const LocalLedger = "local"
 // data home's SQLite ledger. A value is `local` (the default), an absolute
 // path (a SQLite ledger file there: several data homes may share one), or
 // `scheme://…` (the backend registered for scheme, e.g. postgres://…).
+// The Where also carries the machine AI_MEMORY_MACHINE_ID names (else the
+// data home's own) and the lease AI_MEMORY_LEASE_SECONDS sets (tests only).
 func Choose(getenv func(string) string, flag string) (Where, Source, error) {
 	home, err := DefaultHome(getenv)
 	if err != nil {
@@ -41,7 +43,15 @@ func Choose(getenv func(string) string, flag string) (Where, Source, error) {
 	if err != nil {
 		return Where{}, "", fmt.Errorf("%s: %w", src, err)
 	}
-	return Where{Home: home, Location: loc}, src, nil
+	machine, err := machineFromEnv(getenv)
+	if err != nil {
+		return Where{}, "", err
+	}
+	lease, err := leaseFromEnv(getenv)
+	if err != nil {
+		return Where{}, "", err
+	}
+	return Where{Home: home, Location: loc, Machine: machine, Lease: lease}, src, nil
 }
 
 // chosenValue is the highest-precedence value that is set.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Driver opens the ledgers of one backend. A backend package registers its
@@ -33,6 +34,13 @@ type Where struct {
 	// there); "scheme://…" picks the backend registered for scheme.
 	// Choose fills it from the flag, environment and config file.
 	Location string
+	// Machine is the machine id this process acts as (links, cursors and
+	// lease probing are per machine); "" means the data home's own, from
+	// its machine-id file (MachineOf).
+	Machine string
+	// Lease is the lease length; 0 means LeaseDuration. Only tests shorten
+	// it (AI_MEMORY_LEASE_SECONDS).
+	Lease time.Duration
 }
 
 // DefaultScheme names the backend of a Location without a scheme.

@@ -25,7 +25,8 @@ func DefaultHome(getenv func(string) string) (string, error) {
 }
 
 // DefaultWhere is where this process's ledger lives: the data home of
-// DefaultHome and the ledger Choose picks (without a --ledger flag: the
+// DefaultHome and the ledger Choose picks, as the machine and with the
+// lease it sets (without a --ledger flag: the
 // command line sets AI_MEMORY_LEDGER from it, so the agent's hooks and
 // MCP server use the same ledger), or the data home's own ledger when
 // the user works offline (Offline; `run --offline` sets AI_MEMORY_OFFLINE).

@@ -3,12 +3,16 @@ package ledger
 import "time"
 
 // LeaseDuration is how long a lease lasts without renewal. The launcher
-// renews it every 30 s, so one or two missed heartbeats are tolerated.
+// renews it every 30 s (a third of it), so one or two missed heartbeats
+// are tolerated. Expiry is measured on the ledger's clock, never a
+// client's. Where.Lease shortens it for tests.
 const LeaseDuration = 90 * time.Second
 
 // Owner identifies the process holding a lease. StartTime is an opaque
-// process-start identity ("" when unknown) that detects pid reuse.
+// process-start identity ("" when unknown) that detects pid reuse. Machine
+// is set by the ledger to its own Machine when a lease is acquired.
 type Owner struct {
+	Machine   string
 	Host      string
 	PID       int
 	StartTime string

@@ -238,8 +238,8 @@ func copyLinks(ctx context.Context, src, dst ledger.Ledger, from, to, harness, s
 		return err
 	}
 	for _, l := range links {
-		if session != "" && (l.Harness != harness || l.NativeSessionID != session) {
-			continue
+		if l.Machine != src.Machine() || session != "" && (l.Harness != harness || l.NativeSessionID != session) {
+			continue // another machine's session: dst acts as this one
 		}
 		if err := copyLink(ctx, dst, to, l); err != nil {
 			return fmt.Errorf("copy %s session link %s: %w", l.Harness, l.NativeSessionID, err)

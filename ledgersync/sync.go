@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sort"
-	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
 )
@@ -89,16 +88,19 @@ func syncJournal(ctx context.Context, dst ledger.Ledger, runID, path string) (It
 	return Item{Kind: KindJournal, Run: runID, Events: done.Events, Added: done.Added}, nil
 }
 
-// live reports whether run id still has its launcher: active with an
-// unexpired lease in l and, on this host, its process still there. That
-// launcher sends its own journal; a dead one's is sent now, not after its
-// lease lapses.
+// live reports whether run id still has its launcher: active in l and,
+// when it was launched on this machine (a journal always is), its process
+// still there. That launcher sends its own journal; a dead one's is sent
+// now, not after its lease lapses.
 func live(ctx context.Context, l ledger.Ledger, id string) bool {
 	r, err := l.Run(ctx, id)
-	if err != nil || r.State != ledger.RunActive || !time.Now().Before(r.LeaseExpiresAt) {
+	if err != nil || r.State != ledger.RunActive {
 		return false
 	}
-	return r.Owner.Host != ledger.CurrentOwner().Host || ledger.ProcessAlive(r.Owner)
+	if r.Owner.Machine != "" && r.Owner.Machine != l.Machine() {
+		return true // another machine's: its own launcher's business
+	}
+	return ledger.ProcessAlive(r.Owner)
 }
 
 func syncOffline(ctx context.Context, dst ledger.Ledger, home string, openLocal func() (ledger.Ledger, error)) ([]Item, error) {

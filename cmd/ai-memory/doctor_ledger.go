@@ -52,7 +52,7 @@ func ledgerHealthChecks(ctx context.Context, env doctorEnv, w ledger.Where) []ch
 	}
 	defer db.Close()
 	h, err := db.Health(ctx, ledger.HealthOptions{})
-	out := []check{locationCheck(h), schemaCheck(h)}
+	out := []check{locationCheck(h), machineCheck(db.Machine(), w.Machine != ""), schemaCheck(h)}
 	if err != nil {
 		out = append(out, newCheck(harness.LevelFail, "ledger.health", err.Error(), nil))
 	} else {
@@ -69,6 +69,19 @@ func locationCheck(h ledger.Health) check {
 		return newCheck(harness.LevelFail, "ledger", fmt.Sprintf("%s is not writable by this user (%v); fix its owner or mode (chmod u+rw)", h.Location, h.Unwritable), data)
 	}
 	return newCheck(harness.LevelOK, "ledger", h.Location, data)
+}
+
+// machineCheck names the machine id this data home acts as: native
+// sessions, their links and cursors, and lease probing are per machine.
+func machineCheck(id string, fromEnv bool) check {
+	if id == "" {
+		return newCheck(harness.LevelInfo, "ledger.machine", "no machine id yet (the next `ai-memory run` makes one)", map[string]any{"id": ""})
+	}
+	from := "this data home's " + ledger.MachineFile
+	if fromEnv {
+		from = ledger.MachineEnv
+	}
+	return newCheck(harness.LevelOK, "ledger.machine", fmt.Sprintf("%s (from %s)", id, from), map[string]any{"id": id, "from_env": fromEnv})
 }
 
 func schemaCheck(h ledger.Health) check {

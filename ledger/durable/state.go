@@ -42,9 +42,13 @@ type StateWorkstream struct {
 	UpdatedAt           int64  `json:"updated_at"`
 }
 
-// StateLink is one link of a State.
+// StateLink is one link of a State. Machine fields are absent from
+// snapshots written before machines existed; a rebuild gives those the
+// rebuilding machine (as the migration to machines does to the rows of a
+// ledger it upgrades).
 type StateLink struct {
 	Harness         string `json:"harness"`
+	Machine         string `json:"machine,omitempty"`
 	NativeSessionID string `json:"native_session_id"`
 	Current         bool   `json:"current"`
 	SourceCursor    string `json:"source_cursor"`
@@ -66,6 +70,7 @@ type StateRun struct {
 	OwnerHost        string `json:"owner_host"`
 	OwnerPID         int64  `json:"owner_pid"`
 	OwnerStart       string `json:"owner_start"`
+	OwnerMachine     string `json:"owner_machine,omitempty"`
 	SyncAfter        int64  `json:"sync_after"`
 	SyncThrough      int64  `json:"sync_through"`
 	ContextDelivered bool   `json:"context_delivered"`

@@ -165,7 +165,9 @@ func testAppend_CursorOnlyWithItsEvents(t *testing.T, be Backend) {
 // healthy ledger every answer stays the same and a replay adds nothing.
 func testRebuild_KeepsEveryAnswer(t *testing.T, be Backend) {
 	ctx := context.Background()
-	db, clk := openTest(t, be)
+	home := t.TempDir()
+	clk := &testClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	db := openAs(t, be, home, machineA, clk)
 	db.ProcessAlive = func(ledger.Owner) bool { return true }
 	ws := mustWorkstream(t, db, "w")
 	run, _, err := db.AcquireLease(ctx, ws.ID, "claude", ledger.Owner{Host: "h1", PID: 10})
@@ -173,6 +175,12 @@ func testRebuild_KeepsEveryAnswer(t *testing.T, be Backend) {
 	if _, err := db.LinkSession(ctx, ws.ID, "claude", "s1"); err != nil {
 		t.Fatal(err)
 	}
+	// Another machine's link of the same harness, with its own cursor.
+	other := openAs(t, be, home, machineB, clk)
+	if _, err := other.LinkSession(ctx, ws.ID, "claude", "s-b"); err != nil {
+		t.Fatal(err)
+	}
+	must(t, other.AdvanceDelivery(ctx, ws.ID, "claude", "s-b", 3))
 	batch := ledger.Batch{WorkstreamID: ws.ID, RunID: run.ID, Events: msgs("s1", 0, 6, "rebuild me"),
 		Cursor: &ledger.CursorUpdate{Harness: "claude", NativeSessionID: "s1", SourceCursor: `{"offset":6}`}}
 	mustAppend(t, db, batch)

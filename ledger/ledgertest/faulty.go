@@ -12,7 +12,7 @@ import (
 // Faulty is a Ledger whose calls fail with ledger.ErrUnavailable while it
 // is down, the way a server backend fails during an outage: it tests the
 // outage handling (package ledgersync, the launcher) without a server.
-// Home, Location, SchemaVersion and Close never fail.
+// Home, Location, Machine, SchemaVersion and Close never fail.
 type Faulty struct {
 	ledger.Ledger
 	down atomic.Bool

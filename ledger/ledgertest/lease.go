@@ -74,7 +74,7 @@ func testLease_DeadOwnerTakeover(t *testing.T, be Backend) {
 			if err != nil || len(reclaimed) != 1 || reclaimed[0].State != tt.wantState || reclaimed[0].ID != holder.ID {
 				t.Fatalf("acquire = %+v, %v; want holder %s", reclaimed, err, tt.wantState)
 			}
-			if len(probed) != 1 || probed[0] != (ledger.Owner{Host: "h1", PID: 42, StartTime: "777"}) {
+			if len(probed) != 1 || probed[0] != (ledger.Owner{Machine: db.Machine(), Host: "h1", PID: 42, StartTime: "777"}) {
 				t.Fatalf("probed %+v; want the holder's owner", probed)
 			}
 		})
@@ -129,7 +129,7 @@ func testRunLifecycle(t *testing.T, be Backend) {
 	must(t, db.FinishRun(ctx, run.ID, &code)) // idempotent
 	got, err := db.Run(ctx, run.ID)
 	if err != nil || got.State != ledger.RunFinished || got.ExitCode == nil || *got.ExitCode != 3 || got.EndedAt == nil ||
-		got.NativeSessionID != "native-1" || got.SyncAfter != 3 || got.SyncThrough != 9 || !got.ContextDelivered || got.Owner != o {
+		got.NativeSessionID != "native-1" || got.SyncAfter != 3 || got.SyncThrough != 9 || !got.ContextDelivered || got.Owner != withMachine(o, db.Machine()) {
 		t.Fatalf("finished run = %+v, %v", got, err)
 	}
 	if live, _ := db.LiveRunForSession(ctx, "codex", "native-1"); live {
@@ -179,5 +179,57 @@ func testLiveRunForSession_ExpiredOrDead(t *testing.T, be Backend) {
 	clk.Advance(ledger.LeaseDuration)
 	if live, _ := db.LiveRunForSession(ctx, "claude", "s"); live {
 		t.Fatal("a run with a lapsed lease counts as live")
+	}
+}
+
+// testLease_OtherMachineBlocksUntilLapse: a live lease held on machine A
+// blocks machine B until it lapses, even when A's process looks dead from
+// B (same pid and host name): B never probes A's processes. A itself takes
+// over its own dead launcher's lease at once.
+func testLease_OtherMachineBlocksUntilLapse(t *testing.T, be Backend) {
+	ctx := context.Background()
+	home := t.TempDir()
+	clk := &testClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	a, b := openAs(t, be, home, machineA, clk), openAs(t, be, home, machineB, clk)
+	var probed []ledger.Owner
+	dead := func(o ledger.Owner) bool { probed = append(probed, o); return false }
+	a.ProcessAlive, b.ProcessAlive = dead, dead
+	ws := mustWorkstream(t, a, "w")
+	host := ledger.Host()
+	held, _, err := a.AcquireLease(ctx, ws.ID, "claude", ledger.Owner{Host: host, PID: 42, StartTime: "1"})
+	if err != nil || held.Owner.Machine != machineA {
+		t.Fatalf("A acquires = %+v, %v; want the run owned by %s", held, err, machineA)
+	}
+	must(t, a.SetRunSession(ctx, held.ID, "sa"))
+	if got, _ := b.Run(ctx, held.ID); got.Owner.Machine != machineA {
+		t.Fatalf("stored owner = %+v; want machine %s", got.Owner, machineA)
+	}
+	if live, err := b.LiveRunForSession(ctx, "claude", "sa"); err != nil || !live {
+		t.Fatalf("B: LiveRunForSession = %v, %v; want live (A's process cannot be probed from B)", live, err)
+	}
+	clk.Advance(ledger.LeaseDuration - time.Microsecond)
+	_, _, err = b.AcquireLease(ctx, ws.ID, "codex", ledger.Owner{Host: host, PID: 43})
+	var busy *ledger.BusyError
+	if !errors.As(err, &busy) || busy.Holder.ID != held.ID {
+		t.Fatalf("B acquires while A's lease is live = %v; want *BusyError naming A's run", err)
+	}
+	if len(probed) != 0 {
+		t.Fatalf("B probed %+v; want no probe across machines", probed)
+	}
+	clk.Advance(time.Microsecond)
+	got, reclaimed, err := b.AcquireLease(ctx, ws.ID, "codex", ledger.Owner{Host: host, PID: 43})
+	if err != nil || len(reclaimed) != 1 || reclaimed[0].ID != held.ID || reclaimed[0].State != ledger.RunExpired || got.Owner.Machine != machineB {
+		t.Fatalf("B acquires after the lapse = %+v, %+v, %v; want A's run expired and B's run", got, reclaimed, err)
+	}
+	if _, err := a.RenewLease(ctx, held.ID); !errors.Is(err, ledger.ErrLeaseLost) {
+		t.Fatalf("A renews after B took over = %v; want ErrLeaseLost", err)
+	}
+	// On B's own machine its dead launcher is taken over at once.
+	again, reclaimed, err := b.AcquireLease(ctx, ws.ID, "claude", ledger.Owner{Host: host, PID: 44})
+	if err != nil || len(reclaimed) != 1 || reclaimed[0].ID != got.ID || reclaimed[0].State != ledger.RunInterrupted {
+		t.Fatalf("B over its own dead run = %+v, %+v, %v; want it interrupted", again, reclaimed, err)
+	}
+	if len(probed) != 1 || probed[0].PID != 43 {
+		t.Fatalf("probed %+v; want only B's own run", probed)
 	}
 }

@@ -20,11 +20,14 @@ import (
 
 // Backend opens the ledgers under test.
 type Backend struct {
-	// Open opens the ledger of the data home home, creating it when new;
-	// opening the same home again gives the same ledger. now replaces the
-	// ledger's clock and alive its check that a lease owner's process
-	// still runs (both are never nil). The suite closes what it opens.
-	Open func(t testing.TB, home string, now func() time.Time, alive func(ledger.Owner) bool) ledger.Ledger
+	// Open opens the ledger of the data home home, creating it when new,
+	// acting as the machine id machine (ledger.Where.Machine); opening the
+	// same home again gives the same ledger, also as another machine (the
+	// suite simulates two machines sharing one ledger that way). now
+	// replaces the ledger's clock and alive its check that a lease owner's
+	// process still runs (both are never nil). The suite closes what it
+	// opens.
+	Open func(t testing.TB, home, machine string, now func() time.Time, alive func(ledger.Owner) bool) ledger.Ledger
 }
 
 // Run runs the whole suite, one subtest per behaviour.
@@ -45,6 +48,8 @@ var suite = []struct {
 	{"ImportRun", testImportRun},
 	{"LiveRunForSession_ExpiredOrDead", testLiveRunForSession_ExpiredOrDead},
 	{"Links_DemotionAndCursors", testLinks_DemotionAndCursors},
+	{"Links_PerMachine", testLinks_PerMachine},
+	{"Lease_OtherMachineBlocksUntilLapse", testLease_OtherMachineBlocksUntilLapse},
 	{"SelectWorkstream", testSelectWorkstream},
 	{"SelectWorkstream_FrozenClockKeepsOrder", testSelectWorkstream_FrozenClockKeepsOrder},
 	{"ListWorkstreamsAndEstablished", testListWorkstreamsAndEstablished},
@@ -80,14 +85,27 @@ type testClock struct{ t time.Time }
 func (c *testClock) Now() time.Time          { return c.t }
 func (c *testClock) Advance(d time.Duration) { c.t = c.t.Add(d) }
 
-// openTest opens a fresh ledger in a temp data home with a test clock.
+// The machine ids of the suite: openTest's ledger is machineA's.
+const (
+	machineA = "machine-a"
+	machineB = "machine-b"
+)
+
+// openTest opens a fresh ledger in a temp data home with a test clock, as
+// machineA.
 func openTest(t testing.TB, b Backend) (*fixture, *testClock) {
 	t.Helper()
 	clk := &testClock{t: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	return openAs(t, b, t.TempDir(), machineA, clk), clk
+}
+
+// openAs opens the ledger of home as machine, on the clock clk.
+func openAs(t testing.TB, b Backend, home, machine string, clk *testClock) *fixture {
+	t.Helper()
 	f := &fixture{ProcessAlive: ledger.ProcessAlive}
-	f.Ledger = b.Open(t, t.TempDir(), clk.Now, func(o ledger.Owner) bool { return f.ProcessAlive(o) })
+	f.Ledger = b.Open(t, home, machine, clk.Now, func(o ledger.Owner) bool { return f.ProcessAlive(o) })
 	t.Cleanup(func() { f.Close() })
-	return f, clk
+	return f
 }
 
 var testScope = ledger.Scope{RepoFingerprint: "repo-a", WorktreeFingerprint: "wt-1", Cwd: "/src/a"}
@@ -127,4 +145,10 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// withMachine is o as the ledger stores it: owned on machine.
+func withMachine(o ledger.Owner, machine string) ledger.Owner {
+	o.Machine = machine
+	return o
 }

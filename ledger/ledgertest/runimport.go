@@ -21,7 +21,7 @@ func testImportRun(t *testing.T, be Backend) {
 	code, ended := 7, time.Date(2026, 2, 1, 10, 5, 0, 0, time.UTC)
 	r := ledger.Run{ID: "0190a5b2-0000-7000-8000-000000000001", WorkstreamID: ws.ID, Harness: "codex", NativeSessionID: "n-1",
 		State: ledger.RunFinished, ExitCode: &code, StartedAt: time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC), EndedAt: &ended,
-		LeaseExpiresAt: ended, Owner: ledger.Owner{Host: "laptop", PID: 42, StartTime: "s"}, SyncAfter: 1, SyncThrough: 2, ContextDelivered: true}
+		LeaseExpiresAt: ended, Owner: ledger.Owner{Machine: "m-laptop", Host: "laptop", PID: 42, StartTime: "s"}, SyncAfter: 1, SyncThrough: 2, ContextDelivered: true}
 	must(t, db.ImportRun(ctx, r))
 	again := r
 	again.Harness, again.State = "claude", ledger.RunInterrupted
@@ -52,7 +52,7 @@ func testImportRun(t *testing.T, be Backend) {
 	if _, err := db.Rebuild(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := db.Run(ctx, r.ID); err != nil || got.State != ledger.RunFinished || got.Owner.Host != "laptop" {
+	if got, err := db.Run(ctx, r.ID); err != nil || got.State != ledger.RunFinished || got.Owner.Host != "laptop" || got.Owner.Machine != "m-laptop" {
 		t.Fatalf("imported run after rebuild = %+v, %v", got, err)
 	}
 }

@@ -68,7 +68,7 @@ func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b ledger.Batch, runID st
 		}
 	}
 	if c := b.Cursor; c != nil {
-		_, err = tx.ExecContext(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, db.nowMicro())
+		_, err = tx.ExecContext(ctx, sqlSetSourceCursor, b.WorkstreamID, c.Harness, c.NativeSessionID, c.SourceCursor, db.nowMicro(), db.machine)
 	}
 	return created, err
 }

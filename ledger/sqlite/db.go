@@ -31,6 +31,11 @@ type DB struct {
 	busy   time.Duration
 	store  *durable.Store
 	schema int
+	// machine is the machine id this handle acts as (ledger.Where.Machine).
+	machine string
+	// lease is the lease length (ledger.LeaseDuration unless a test
+	// shortened it).
+	lease time.Duration
 }
 
 // Options tunes Open. The zero value gives the defaults.
@@ -40,6 +45,11 @@ type Options struct {
 	BusyTimeout time.Duration
 	// File is the ledger file; "" means FileName in the data home.
 	File string
+	// Machine is the machine id to act as; "" means the data home's own
+	// (its machine-id file, created on first use).
+	Machine string
+	// Lease is the lease length; zero means ledger.LeaseDuration.
+	Lease time.Duration
 }
 
 // DefaultBusyTimeout bounds the wait for a write lock held by another process.
@@ -57,11 +67,20 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = DefaultBusyTimeout
 	}
+	if opts.Lease <= 0 {
+		opts.Lease = ledger.LeaseDuration
+	}
 	path, err := prepareFiles(home, opts.file(home), opts.BusyTimeout)
 	if err != nil {
 		return nil, err
 	}
+	machine, err := ledger.MachineOf(ledger.Where{Home: home, Machine: opts.Machine}, true)
+	if err != nil {
+		return nil, err
+	}
 	db := &DB{
+		machine:      machine,
+		lease:        opts.Lease,
 		Now:          time.Now,
 		ProcessAlive: ledger.ProcessAlive,
 		home:         home,
@@ -140,6 +159,14 @@ func (db *DB) Location() string { return db.path }
 
 // File returns the ledger file (FileBacked).
 func (db *DB) File() string { return db.path }
+
+// Machine returns the machine id this handle acts as.
+func (db *DB) Machine() string { return db.machine }
+
+// here is a lease owner on this machine and host, to compare holders with.
+func (db *DB) here() ledger.Owner {
+	return ledger.Owner{Machine: db.machine, Host: ledger.Host()}
+}
 
 // SchemaVersion returns the schema version of the open ledger.
 func (db *DB) SchemaVersion() int { return db.schema }

@@ -32,16 +32,19 @@ const Scheme = ledger.DefaultScheme + "://"
 // options maps w to the home and ledger file. The file is the home's
 // ledger.db unless the location names another one: an absolute path,
 // which several data homes may share (each keeps its own segments, state
-// snapshots and run directories).
+// snapshots and run directories). Machine and lease come with w.
 func options(w ledger.Where) (Options, error) {
+	o := Options{Machine: w.Machine, Lease: w.Lease}
 	loc := strings.TrimPrefix(w.Location, Scheme)
-	if loc == "" {
-		return Options{File: filepath.Join(w.Home, FileName)}, nil
-	}
-	if !filepath.IsAbs(loc) {
+	switch {
+	case loc == "":
+		o.File = filepath.Join(w.Home, FileName)
+	case !filepath.IsAbs(loc):
 		return Options{}, fmt.Errorf("open ledger: a SQLite ledger location must be an absolute file path, not %q", w.Location)
+	default:
+		o.File = filepath.Clean(loc)
 	}
-	return Options{File: filepath.Clean(loc)}, nil
+	return o, nil
 }
 
 // Open opens (creating if needed) the ledger of w. A ledger this user may

@@ -23,14 +23,19 @@ const (
 // OpenForCheck opens an existing ledger for inspection only: no migration,
 // no snapshot, and a query-only connection, so a check never changes the
 // ledger, whatever its schema version. It fails when there is no ledger
-// file (opts.File, else ledger.db in home).
+// file (opts.File, else ledger.db in home). Its machine is opts.Machine,
+// else the data home's own id, none when the home has none yet (nothing
+// is created).
 func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
 	path := opts.file(home)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
-	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, store: durable.New(home)}
+	db := &DB{Now: time.Now, ProcessAlive: ledger.ProcessAlive, home: home, path: path, busy: DefaultBusyTimeout, store: durable.New(home), lease: ledger.LeaseDuration}
 	var err error
+	if db.machine, err = ledger.MachineOf(ledger.Where{Home: home, Machine: opts.Machine}, false); err != nil {
+		return nil, err
+	}
 	if db.sql, err = openSQLite(path, DefaultBusyTimeout, "query_only(1)"); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)
 	}
@@ -123,14 +128,20 @@ func (db *DB) pragmaLines(ctx context.Context, q string) ([]string, error) {
 }
 
 // liveLeases lists the active runs whose lease has not expired, marking
-// those of this host whose process is gone.
+// those of this machine whose process is gone. A ledger not migrated yet
+// (doctor never migrates) has no owner machine: its runs count as this
+// machine's, as the migration will make them.
 func (db *DB) liveLeases(ctx context.Context) ([]ledger.Lease, error) {
-	rows, err := db.sql.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE state = 'active' AND lease_expires_at > ? ORDER BY started_at`, db.nowMicro())
+	cols := runColumns
+	if db.schema < machineSchema {
+		cols = strings.Replace(cols, "owner_machine", fmt.Sprintf("'%s'", db.machine), 1) // a checked id: no quote in it
+	}
+	rows, err := db.sql.QueryContext(ctx, `SELECT `+cols+` FROM runs WHERE state = 'active' AND lease_expires_at > ? ORDER BY started_at`, db.nowMicro())
 	if err != nil {
 		return nil, db.wrap(err, "list leases")
 	}
 	defer rows.Close()
-	host := ledger.CurrentOwner().Host
+	here := db.here()
 	var out []ledger.Lease
 	for rows.Next() {
 		r, err := scanRun(rows)
@@ -138,7 +149,7 @@ func (db *DB) liveLeases(ctx context.Context) ([]ledger.Lease, error) {
 			return nil, db.wrap(err, "list leases")
 		}
 		out = append(out, ledger.Lease{Harness: r.Harness, WorkstreamID: r.WorkstreamID, Host: r.Owner.Host, PID: r.Owner.PID,
-			Until: r.LeaseExpiresAt, Stale: r.Owner.Host == host && !db.ProcessAlive(r.Owner)})
+			Until: r.LeaseExpiresAt, Stale: ledger.SameMachine(r.Owner, here) && !db.ProcessAlive(r.Owner)})
 	}
 	return out, db.wrap(rows.Err(), "list leases")
 }

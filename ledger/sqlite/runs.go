@@ -13,16 +13,19 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-// AcquireLease opens a new active run on the workstream. In one IMMEDIATE
+// AcquireLease opens a new active run on the workstream, owned by owner on
+// this ledger's machine (owner.Machine is set to it). In one IMMEDIATE
 // transaction touching only this workstream it first reclaims the current
-// holder when its lease lapsed (-> expired) or when it ran on owner's host
-// and its process is gone (-> interrupted); a live holder yields *BusyError.
-// reclaimed lists the runs it took over, so the caller can import their
-// missing transcript tails.
+// holder when its lease lapsed (-> expired) or when it ran on this machine
+// and owner's host and its process is gone (-> interrupted); a holder on
+// another machine is never probed, so it blocks until its lease lapses. A
+// live holder yields *BusyError. reclaimed lists the runs it took over, so
+// the caller can import their missing transcript tails.
 func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledger.Owner) (ledger.Run, []ledger.Run, error) {
 	if strings.TrimSpace(harness) == "" {
 		return ledger.Run{}, nil, errors.New("acquire lease: empty harness name")
 	}
+	owner.Machine = db.machine
 	var run ledger.Run
 	var reclaimed []ledger.Run
 	err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
@@ -30,7 +33,7 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledg
 			return "", err
 		}
 		var err error
-		if reclaimed, err = db.reclaim(ctx, tx, wsID, owner.Host); err != nil {
+		if reclaimed, err = db.reclaim(ctx, tx, wsID, owner); err != nil {
 			return "", err
 		}
 		run, err = db.insertRun(ctx, tx, wsID, harness, owner)
@@ -53,7 +56,7 @@ func requireWorkstream(ctx context.Context, q querier, wsID string) error {
 
 // reclaim ends the workstream's active run if it may be taken over, or
 // returns *BusyError.
-func (db *DB) reclaim(ctx context.Context, tx *sql.Tx, wsID, host string) ([]ledger.Run, error) {
+func (db *DB) reclaim(ctx context.Context, tx *sql.Tx, wsID string, owner ledger.Owner) ([]ledger.Run, error) {
 	holder, err := scanRun(tx.QueryRowContext(ctx, sqlActiveRunOf, wsID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -64,7 +67,7 @@ func (db *DB) reclaim(ctx context.Context, tx *sql.Tx, wsID, host string) ([]led
 	now := db.now()
 	state := ledger.RunExpired
 	if now.Before(holder.LeaseExpiresAt) {
-		if holder.Owner.Host != host || db.ProcessAlive(holder.Owner) {
+		if !ledger.SameMachine(holder.Owner, owner) || db.ProcessAlive(holder.Owner) {
 			return nil, &ledger.BusyError{Holder: holder}
 		}
 		state = ledger.RunInterrupted
@@ -83,18 +86,18 @@ func (db *DB) insertRun(ctx context.Context, tx *sql.Tx, wsID, harness string, o
 	}
 	now := db.now()
 	r := ledger.Run{ID: u.String(), WorkstreamID: wsID, Harness: harness, State: ledger.RunActive,
-		StartedAt: now, LeaseExpiresAt: now.Add(ledger.LeaseDuration), Owner: o}
+		StartedAt: now, LeaseExpiresAt: now.Add(db.lease), Owner: o}
 	_, err = tx.ExecContext(ctx, sqlInsertRun, r.ID, wsID, harness, string(ledger.RunActive),
-		now.UnixMicro(), r.LeaseExpiresAt.UnixMicro(), o.Host, o.PID, o.StartTime)
+		now.UnixMicro(), r.LeaseExpiresAt.UnixMicro(), o.Host, o.PID, o.StartTime, o.Machine)
 	r.StartedAt, r.LeaseExpiresAt = fromMicro(now.UnixMicro()), fromMicro(r.LeaseExpiresAt.UnixMicro())
 	return r, err
 }
 
-// RenewLease extends an active run's lease to now+LeaseDuration, even when
+// RenewLease extends an active run's lease to now plus the lease length, even when
 // it already lapsed, as long as nobody expired or took it over; otherwise
 // ErrLeaseLost.
 func (db *DB) RenewLease(ctx context.Context, runID string) (time.Time, error) {
-	until := db.now().Add(ledger.LeaseDuration)
+	until := db.now().Add(db.lease)
 	// No state snapshot: a lease expiry is transient (a rebuilt ledger
 	// shows the lease as of the last snapshot, then renewals continue).
 	if err := db.updateActiveRunNoState(ctx, runID, "renew lease", sqlRenewLease, until.UnixMicro(), runID); err != nil {

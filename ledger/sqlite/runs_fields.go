@@ -89,7 +89,7 @@ func (db *DB) Runs(ctx context.Context, wsID string, limit int) ([]ledger.Run, e
 
 // LiveRunForSession reports whether an active, unexpired run of any
 // workstream is bound to that native session and its owner process is
-// alive. An owner on another host cannot be probed and counts as alive
+// alive. An owner on another machine cannot be probed and counts as alive
 // while its lease is unexpired.
 func (db *DB) LiveRunForSession(ctx context.Context, harness, nativeID string) (bool, error) {
 	rows, err := db.sql.QueryContext(ctx, sqlLiveRunsForSession, harness, nativeID, db.nowMicro())
@@ -106,9 +106,9 @@ func (db *DB) LiveRunForSession(ctx context.Context, harness, nativeID string) (
 		runs = append(runs, r)
 	}
 	rows.Close()
-	host := ledger.CurrentOwner().Host
+	here := db.here()
 	for _, r := range runs {
-		if r.Owner.Host != host || db.ProcessAlive(r.Owner) {
+		if !ledger.SameMachine(r.Owner, here) || db.ProcessAlive(r.Owner) {
 			return true, nil
 		}
 	}
@@ -116,7 +116,7 @@ func (db *DB) LiveRunForSession(ctx context.Context, harness, nativeID string) (
 }
 
 const runColumns = `id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered`
+  lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered`
 
 func scanRun(r rowScanner) (ledger.Run, error) {
 	var run ledger.Run
@@ -124,7 +124,7 @@ func scanRun(r rowScanner) (ledger.Run, error) {
 	var code, ended sql.NullInt64
 	var started, lease int64
 	err := r.Scan(&run.ID, &run.WorkstreamID, &run.Harness, &run.NativeSessionID, &state, &code, &started, &ended,
-		&lease, &run.Owner.Host, &run.Owner.PID, &run.Owner.StartTime, &run.SyncAfter, &run.SyncThrough, &run.ContextDelivered)
+		&lease, &run.Owner.Host, &run.Owner.PID, &run.Owner.StartTime, &run.Owner.Machine, &run.SyncAfter, &run.SyncThrough, &run.ContextDelivered)
 	run.State = ledger.RunState(state)
 	run.StartedAt, run.LeaseExpiresAt = fromMicro(started), fromMicro(lease)
 	if code.Valid {

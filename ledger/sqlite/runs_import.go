@@ -12,12 +12,12 @@ import (
 // sqlImportRun stores a run copied from another ledger, keeping what is
 // already stored under its id.
 const sqlImportRun = `INSERT INTO runs (id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
-  lease_expires_at, owner_host, owner_pid, owner_start, sync_after, sync_through, context_delivered)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (id) DO NOTHING`
 
 // ImportRun stores a run that ended in another ledger as it is (id,
-// times, owner, state, exit code), for `ai-memory ledger push` and `ledger
+// times, owner and its machine, state, exit code), for `ai-memory ledger push` and `ledger
 // sync`; a run already stored under its id is left alone. An active run
 // holds a lease elsewhere and is refused.
 func (db *DB) ImportRun(ctx context.Context, r ledger.Run) error {
@@ -56,5 +56,5 @@ func importArgs(r ledger.Run) []any {
 		ended = sql.NullInt64{Int64: r.EndedAt.UnixMicro(), Valid: true}
 	}
 	return []any{r.ID, r.WorkstreamID, r.Harness, r.NativeSessionID, string(r.State), code, r.StartedAt.UnixMicro(), ended,
-		r.LeaseExpiresAt.UnixMicro(), r.Owner.Host, r.Owner.PID, r.Owner.StartTime, r.SyncAfter, r.SyncThrough, r.ContextDelivered}
+		r.LeaseExpiresAt.UnixMicro(), r.Owner.Host, r.Owner.PID, r.Owner.StartTime, r.Owner.Machine, r.SyncAfter, r.SyncThrough, r.ContextDelivered}
 }

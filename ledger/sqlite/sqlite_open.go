@@ -148,6 +148,11 @@ func (db *DB) applyMigration(ctx context.Context, m migration, known int) (appli
 		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
 			return fmt.Errorf("apply migration %s: %w", m.name, err)
 		}
+		if m.version == machineSchema {
+			if err := db.adoptMachine(ctx, tx); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
+		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)`,
 			m.version, m.name, db.nowMicro())
 		applied = err == nil
@@ -170,6 +175,21 @@ func (db *DB) compactAfterMigration(ctx context.Context) {
 	if _, err := db.sql.ExecContext(ctx, `VACUUM`); err == nil {
 		db.sql.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 	}
+}
+
+// machineSchema is the migration that gave links and runs a machine.
+const machineSchema = 5
+
+// adoptMachine is the Go side of migrations/0005, in its transaction: the
+// links and runs written before machines existed become this machine's,
+// the one that made and upgrades a local ledger.
+func (db *DB) adoptMachine(ctx context.Context, tx *sql.Tx) error {
+	for _, q := range []string{sqlAdoptLinks, sqlAdoptRuns} {
+		if _, err := tx.ExecContext(ctx, q, db.machine); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // withTx runs fn in one IMMEDIATE transaction, committing on success.

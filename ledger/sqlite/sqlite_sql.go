@@ -28,8 +28,8 @@ const (
 	sqlActiveRunOf = `SELECT ` + runColumns + ` FROM runs WHERE workstream_id = ? AND state = 'active'`
 	sqlRunByID     = `SELECT ` + runColumns + ` FROM runs WHERE id = ?`
 	sqlRunsOf      = `SELECT ` + runColumns + ` FROM runs WHERE workstream_id = ? ORDER BY started_at DESC, id DESC LIMIT ?`
-	sqlInsertRun   = `INSERT INTO runs (id, workstream_id, harness, state, started_at, lease_expires_at, owner_host, owner_pid, owner_start)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	sqlInsertRun   = `INSERT INTO runs (id, workstream_id, harness, state, started_at, lease_expires_at, owner_host, owner_pid, owner_start, owner_machine)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	// ?1 state, ?2 now, ?3 id. Ending a run also releases its lease.
 	sqlEndRun             = `UPDATE runs SET state = ?1, ended_at = ?2, lease_expires_at = MIN(lease_expires_at, ?2) WHERE id = ?3 AND state = 'active'`
 	sqlRenewLease         = `UPDATE runs SET lease_expires_at = ? WHERE id = ? AND state = 'active'`
@@ -40,23 +40,30 @@ const (
 	sqlLiveRunsForSession = `SELECT ` + runColumns + ` FROM runs WHERE harness = ? AND native_session_id = ? AND state = 'active' AND lease_expires_at > ?`
 )
 
+// Links are this machine's: the machine is always the last parameter but
+// the time (migrations/0005).
 const (
-	sqlLink        = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? AND harness = ? AND native_session_id = ?`
-	sqlCurrentLink = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? AND harness = ? AND is_current = 1`
-	sqlLinksOf     = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? ORDER BY is_current DESC, updated_at DESC, harness, native_session_id`
-	// ?1 now, ?2 ws, ?3 harness, ?4 the id becoming current.
-	sqlDemoteLinks       = `UPDATE session_links SET is_current = 0, updated_at = ?1 WHERE workstream_id = ?2 AND harness = ?3 AND is_current = 1 AND native_session_id <> ?4`
-	sqlUpsertCurrentLink = `INSERT INTO session_links (workstream_id, harness, native_session_id, is_current, created_at, updated_at)
-  VALUES (?1, ?2, ?3, 1, ?4, ?4)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET is_current = 1, updated_at = excluded.updated_at`
-	sqlAdvanceDelivery = `INSERT INTO session_links (workstream_id, harness, native_session_id, delivery_cursor, created_at, updated_at)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET
+	sqlLink        = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? AND harness = ? AND native_session_id = ? AND machine = ?`
+	sqlCurrentLink = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? AND harness = ? AND machine = ? AND is_current = 1`
+	// Every machine's links.
+	sqlLinksOf = `SELECT ` + linkColumns + ` FROM session_links WHERE workstream_id = ? ORDER BY is_current DESC, updated_at DESC, harness, machine, native_session_id`
+	// ?1 now, ?2 ws, ?3 harness, ?4 the id becoming current, ?5 machine.
+	sqlDemoteLinks       = `UPDATE session_links SET is_current = 0, updated_at = ?1 WHERE workstream_id = ?2 AND harness = ?3 AND machine = ?5 AND is_current = 1 AND native_session_id <> ?4`
+	sqlUpsertCurrentLink = `INSERT INTO session_links (workstream_id, harness, native_session_id, is_current, created_at, updated_at, machine)
+  VALUES (?1, ?2, ?3, 1, ?4, ?4, ?5)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET is_current = 1, updated_at = excluded.updated_at`
+	sqlAdvanceDelivery = `INSERT INTO session_links (workstream_id, harness, native_session_id, delivery_cursor, created_at, updated_at, machine)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET
     delivery_cursor = MAX(delivery_cursor, excluded.delivery_cursor), updated_at = excluded.updated_at`
-	sqlSetSourceCursor = `INSERT INTO session_links (workstream_id, harness, native_session_id, source_cursor, created_at, updated_at)
-  VALUES (?1, ?2, ?3, ?4, ?5, ?5)
-  ON CONFLICT (workstream_id, harness, native_session_id) DO UPDATE SET
+	sqlSetSourceCursor = `INSERT INTO session_links (workstream_id, harness, native_session_id, source_cursor, created_at, updated_at, machine)
+  VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)
+  ON CONFLICT (workstream_id, harness, machine, native_session_id) DO UPDATE SET
     source_cursor = excluded.source_cursor, updated_at = excluded.updated_at`
+	// The Go side of migrations/0005: rows from before it are the
+	// migrating machine's.
+	sqlAdoptLinks = `UPDATE session_links SET machine = ? WHERE machine = ''`
+	sqlAdoptRuns  = `UPDATE runs SET owner_machine = ? WHERE owner_machine = ''`
 )
 
 const (

@@ -69,7 +69,7 @@ func stateLinks(ctx context.Context, tx *sql.Tx, wsID string) ([]durable.StateLi
 	out := []durable.StateLink{}
 	for rows.Next() {
 		var l durable.StateLink
-		if err := rows.Scan(&l.Harness, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
+		if err := rows.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
 			return nil, err
 		}
 		out = append(out, l)
@@ -88,7 +88,7 @@ func stateRuns(ctx context.Context, tx *sql.Tx, wsID string) ([]durable.StateRun
 		var r durable.StateRun
 		var code, ended sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &code, &r.StartedAt, &ended,
-			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
+			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
 			return nil, err
 		}
 		if code.Valid {

@@ -35,14 +35,14 @@ func (db *DB) restoreWorkstream(ctx context.Context, tx *sql.Tx, wsID string, re
 		return false, fmt.Errorf("restore workstream %s: %w", w.ID, err)
 	}
 	for _, l := range snap.Links {
-		if _, err := tx.ExecContext(ctx, sqlRestoreLink, w.ID, l.Harness, l.NativeSessionID, l.Current,
+		if _, err := tx.ExecContext(ctx, sqlRestoreLink, w.ID, l.Harness, db.adopt(l.Machine), l.NativeSessionID, l.Current,
 			l.SourceCursor, l.DeliveryCursor, l.CreatedAt, l.UpdatedAt); err != nil {
 			return false, fmt.Errorf("restore link %s/%s: %w", l.Harness, l.NativeSessionID, err)
 		}
 	}
 	for _, r := range snap.Runs {
 		if _, err := tx.ExecContext(ctx, sqlRestoreRun, r.ID, w.ID, r.Harness, r.NativeSessionID, r.State,
-			r.ExitCode, r.StartedAt, r.EndedAt, r.LeaseExpiresAt, r.OwnerHost, r.OwnerPID, r.OwnerStart,
+			r.ExitCode, r.StartedAt, r.EndedAt, r.LeaseExpiresAt, r.OwnerHost, r.OwnerPID, r.OwnerStart, db.adopt(r.OwnerMachine),
 			r.SyncAfter, r.SyncThrough, r.ContextDelivered); err != nil {
 			return false, fmt.Errorf("restore run %s: %w", r.ID, err)
 		}
@@ -102,4 +102,13 @@ func allWorkstreamIDs(ctx context.Context, tx *sql.Tx) ([]string, error) {
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// adopt is the machine of a restored row: its own, or this machine for a
+// snapshot written before machines existed.
+func (db *DB) adopt(machine string) string {
+	if machine == "" {
+		return db.machine
+	}
+	return machine
 }

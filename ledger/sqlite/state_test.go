@@ -51,8 +51,8 @@ func TestRebuild_FromSegmentsAloneAfterUpgrade(t *testing.T) {
 		links, err := db.Links(ctx, id)
 		must(t, err)
 		for what, v := range map[string]any{"events": evs, "runs": runs, "links": links} {
-			if !sameJSON(t, v, golden[name+"/"+what]) {
-				t.Errorf("%s %s differ after rebuild from segments:\n got %s\nwant %.400s", name, what, mustJSON(t, v), golden[name+"/"+what])
+			if want := withMachine(t, golden[name+"/"+what], what, db.Machine()); !sameJSON(t, v, want) {
+				t.Errorf("%s %s differ after rebuild from segments:\n got %s\nwant %.400s", name, what, mustJSON(t, v), want)
 			}
 		}
 	}
@@ -89,6 +89,14 @@ func TestRebuild_FromSegmentsAloneKeepsState(t *testing.T) {
 	must(t, db.AdvanceDelivery(ctx, a.ID, "codex", "x9", 7))
 	_, err = db.LinkSession(ctx, a.ID, "claude", "s2") // demotes s1
 	must(t, err)
+	// Another machine sharing the ledger: its link keeps its machine.
+	other, err := OpenWith(ctx, home, Options{Machine: "other-box"})
+	must(t, err)
+	other.Now = clk.Now
+	_, err = other.LinkSession(ctx, a.ID, "claude", "s-other")
+	must(t, err)
+	must(t, other.AdvanceDelivery(ctx, a.ID, "claude", "s-other", 4))
+	other.Close()
 	clk.Advance(time.Second)
 	_, err = db.SelectWorkstream(ctx, testScope, ledger.Selector{Name: "a"})
 	must(t, err)
@@ -127,6 +135,9 @@ func TestRebuild_FromSegmentsAloneKeepsState(t *testing.T) {
 	db = db2
 	if res, err := db.Rebuild(ctx); err != nil || res.Restored != 2 || res.Events != 7 {
 		t.Fatalf("Rebuild = %+v, %v", res, err)
+	}
+	if n := len(before.Links); n != 4 || before.Links[1].Machine != "other-box" {
+		t.Fatalf("links before = %+v; want 4 with other-box's", before.Links)
 	}
 	if after := read(); mustJSON(t, after) != mustJSON(t, before) {
 		t.Fatalf("rebuilt from segments differs:\n got %s\nwant %s", mustJSON(t, after), mustJSON(t, before))
