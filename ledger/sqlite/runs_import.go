@@ -37,7 +37,7 @@ func (db *DB) ImportRun(ctx context.Context, r ledger.Run) error {
 // importable checks what ImportRun needs of a run.
 func importable(r ledger.Run) error {
 	switch {
-	case !durable.SafeRunID.MatchString(r.ID):
+	case !durable.SafeRunID().MatchString(r.ID):
 		return fmt.Errorf("import run: run id %q is not a valid id", r.ID)
 	case r.State == ledger.RunActive:
 		return fmt.Errorf("import run: run %s is still active; import it once it has ended", r.ID)
