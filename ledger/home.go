@@ -31,11 +31,12 @@ func DefaultHome(getenv func(string) string) (string, error) {
 // MCP server use the same ledger), or the data home's own ledger when
 // the user works offline (Offline; `run --offline` sets AI_MEMORY_OFFLINE).
 func DefaultWhere(getenv func(string) string) (Where, error) {
-	w, _, err := Choose(getenv, "")
+	cfg := &lazyConfig{getenv: getenv} // one read of the config file
+	w, _, err := choose(getenv, "", cfg)
 	if err != nil {
 		return Where{}, err
 	}
-	off, err := Offline(getenv)
+	off, err := offline(getenv, cfg)
 	if off {
 		w.Location = ""
 	}
