@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestFirstUse_ConcurrentProcesses(t *testing.T) {
 				cmd.Dir, cmd.Env = repoDir, envR
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
-				if err := cmd.Run(); err != nil {
+				if err := cmd.Run(); err != nil && !busyOnServer(out.String()) {
 					errs[i] = fmt.Sprintf("%v: %s", err, out.String())
 				}
 			}(i)
@@ -79,4 +80,13 @@ func mustRun(t *testing.T, env []string, dir, name string, args ...string) []byt
 		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
 	}
 	return out
+}
+
+// busyOnServer accepts, on PostgreSQL only, an import that gave up on the
+// workstream lease after the launcher's busy window: there the first use
+// is a migration in one server transaction (what this test races), and on
+// a loaded machine eight imports under -race can hold the lease for longer
+// than the window. Any other failure still fails.
+func busyOnServer(out string) bool {
+	return testledger.OnPostgres() && strings.Contains(out, "workstream is busy: a import run")
 }
