@@ -281,3 +281,62 @@ func TestGuard_JournalIsRedactedAndPrivate(t *testing.T) {
 		t.Fatalf("journal with a torn last line = %d records, %v; want 1", len(recs), err)
 	}
 }
+
+// TestSync_LeavesALiveLaunchersJournal: a journal whose launcher still runs
+// on this machine is left to it; once the run ended (or its launcher is
+// gone) Sync sends it.
+func TestSync_LeavesALiveLaunchersJournal(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	inner, err := sqlite.Open(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close()
+	ws, err := inner.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := inner.AcquireLease(ctx, ws.ID, "claude", ledger.CurrentOwner()) // this test: alive
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &runFixture{ws: ws, run: run}
+	rec, err := batchRecord(f.batch(0, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(t, appendRecord(JournalPath(home, run.ID), rec))
+	if items, err := Sync(ctx, inner, home, nil); err != nil || len(items) != 0 {
+		t.Fatalf("Sync with the launcher alive = %+v, %v; want the journal left to it", items, err)
+	}
+	must(t, inner.FinishRun(ctx, run.ID, nil))
+	if items, err := Sync(ctx, inner, home, nil); err != nil || len(items) != 1 || items[0].Added != 2 {
+		t.Fatalf("Sync after the run ended = %+v, %v; want its 2 events", items, err)
+	}
+}
+
+// TestGuard_HeartbeatOnlyOutage: an outage only the heartbeat saw gets
+// its two notices and sends nothing.
+func TestGuard_HeartbeatOnlyOutage(t *testing.T) {
+	ctx := context.Background()
+	f := newRun(t, t.TempDir())
+	defer f.g.Close()
+	f.db.SetDown(true)
+	for i := 0; i < 3; i++ {
+		if _, err := f.g.RenewLease(ctx, f.run.ID); err == nil {
+			t.Fatal("renewal during the outage succeeded")
+		}
+	}
+	f.db.SetDown(false)
+	if _, err := f.g.RenewLease(ctx, f.run.ID); err != nil {
+		t.Fatal(err)
+	}
+	w := f.warn.String()
+	if strings.Count(w, "ai-memory:") != 2 || !strings.Contains(w, "the ledger is reachable again\n") {
+		t.Fatalf("notices:\n%s\nwant one outage and one plain recovery notice", w)
+	}
+	if _, err := os.Stat(f.g.Journal()); !os.IsNotExist(err) {
+		t.Fatalf("a journal was written for an outage with nothing to keep (%v)", err)
+	}
+}
