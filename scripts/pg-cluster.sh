@@ -9,7 +9,8 @@
 #   scripts/pg-cluster.sh stop       stop it and remove its data
 #   scripts/pg-cluster.sh halt       stop it, keeping its data; resume starts it again
 #   scripts/pg-cluster.sh run CMD... start a fresh one, run CMD with AI_MEMORY_TEST_POSTGRES
-#                                    set, stop it however CMD ends (trap); CMD's exit code
+#                                    (and AI_MEMORY_TEST_POSTGRES_PID, the postmaster) set,
+#                                    stop it however CMD ends (trap); CMD's exit code
 #
 # AI_MEMORY_PG_DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/ai-memory-pg) holds the
 # cluster of start/stop; `run` uses a temporary one of its own.
@@ -117,7 +118,7 @@ run)
 	trap 'stop "$tmp"' EXIT
 	trap 'exit 130' INT TERM
 	start "$tmp"
-	AI_MEMORY_TEST_POSTGRES=$(cat "$tmp/url") "$@"
+	AI_MEMORY_TEST_POSTGRES=$(cat "$tmp/url") AI_MEMORY_TEST_POSTGRES_PID=$(as head -1 "$tmp/data/postmaster.pid") "$@"
 	;;
 *) die "usage: pg-cluster.sh start|stop|halt|resume|env|run CMD..." ;;
 esac
