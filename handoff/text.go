@@ -3,6 +3,7 @@ package handoff
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -41,11 +42,11 @@ func escapeText(s string) string {
 	if !strings.Contains(s, "###") {
 		return s
 	}
-	return blockHeading.ReplaceAllString(s, `$1\###`)
+	return blockHeading().ReplaceAllString(s, `$1\###`)
 }
 
 // blockHeading matches a line that would read as a block heading.
-var blockHeading = regexp.MustCompile(`(?m)^( {0,3})###`)
+var blockHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^( {0,3})###`) })
 
 // singleLine prepares a short field for a heading: escaped, control
 // characters (newlines included) turned into spaces, trimmed and capped.

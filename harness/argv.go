@@ -3,6 +3,7 @@ package harness
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Helpers shared by the per-harness planners. They only look at argv before a
@@ -113,8 +114,10 @@ func shellQuote(argv []string) string {
 	return strings.Join(words, " ")
 }
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // isUUID reports whether s is a UUID in its canonical text form (any
 // version, either case).
-func isUUID(s string) bool { return uuidPattern.MatchString(s) }
+func isUUID(s string) bool { return uuidPattern().MatchString(s) }

@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript"
@@ -88,8 +87,6 @@ func commandcodePassthrough(args []string) bool {
 	return false
 }
 
-var commandcodeUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // commandcodeSelectedID is the session named by a full id after --session
 // or -r/--resume (a path, prefix or name names no exact id); --fork-session
 // makes a new session whose id is unknown.
@@ -98,7 +95,7 @@ func commandcodeSelectedID(args []string) string {
 	if i < 0 || hasFlag(args, "--fork-session") {
 		return ""
 	}
-	if v, _ := flagValueAt(args, i); commandcodeUUID.MatchString(v) {
+	if v, _ := flagValueAt(args, i); isUUID(v) {
 		return v
 	}
 	return ""

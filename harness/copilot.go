@@ -2,7 +2,6 @@ package harness
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/ai-memory/ai-memory/transcript"
@@ -105,8 +104,6 @@ func copilotPassthrough(args []string) bool {
 	return false
 }
 
-var copilotUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // copilotSelectedID is the session the user named by full id with
 // --session-id or --resume (a name or an id prefix names no exact id).
 func copilotSelectedID(args []string) string {
@@ -114,7 +111,7 @@ func copilotSelectedID(args []string) string {
 	if i < 0 {
 		return ""
 	}
-	if v, _ := flagValueAt(args, i); copilotUUID.MatchString(v) {
+	if v, _ := flagValueAt(args, i); isUUID(v) {
 		return v
 	}
 	return ""

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -86,12 +87,14 @@ func (e CheckEnv) getenv(key string) string {
 // optional third part and pre-release suffix, after a non-word character
 // or "v". "2.1.332 (Claude Code)", "codex-cli 0.171.0" and "v1.6.0" all
 // give their number.
-var versionRE = regexp.MustCompile(`(?:^|[^0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?)`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^0-9A-Za-z.])v?(\d+\.\d+(?:\.\d+)?(?:-[0-9A-Za-z.]+)?)`)
+})
 
 // ParseVersion returns the first version-looking token of a CLI's
 // --version output, "" when there is none.
 func ParseVersion(out string) string {
-	m := versionRE.FindStringSubmatch(out)
+	m := versionRE().FindStringSubmatch(out)
 	if m == nil {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ai-memory/ai-memory/transcript"
 )
@@ -115,7 +116,7 @@ func geminiPassthrough(args []string) bool {
 }
 
 // geminiIDRE is what Gemini accepts as a session id (config.ts).
-var geminiIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var geminiIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // geminiSelectedID is the id named by --resume <id> or --session-id <id>;
 // "latest", an index and a bare --resume name no id known before spawn.
@@ -125,7 +126,7 @@ func geminiSelectedID(args []string) string {
 		return ""
 	}
 	v, _ := flagValueAt(args, i)
-	if !geminiIDRE.MatchString(v) || v == "latest" || strings.Trim(v, "0123456789") == "" {
+	if !geminiIDRE().MatchString(v) || v == "latest" || strings.Trim(v, "0123456789") == "" {
 		return ""
 	}
 	return v

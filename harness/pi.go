@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ai-memory/ai-memory/transcript"
@@ -180,7 +181,7 @@ func (p pi) hasSessionID(exe string) bool {
 	return ok && (major > 0 || minor >= 76)
 }
 
-var piVersionRE = regexp.MustCompile(`(?m)^v?(\d+)\.(\d+)\.\d+`)
+var piVersionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^v?(\d+)\.(\d+)\.\d+`) })
 
 // piVersion runs `<exe> --version` (Pi prints the bare version on stdout).
 func piVersion(exe string) (major, minor int, ok bool) {
@@ -197,7 +198,7 @@ func piVersion(exe string) (major, minor int, ok bool) {
 }
 
 func parsePiVersion(s string) (major, minor int, ok bool) {
-	m := piVersionRE.FindStringSubmatch(s)
+	m := piVersionRE().FindStringSubmatch(s)
 	if m == nil {
 		return 0, 0, false
 	}

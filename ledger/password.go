@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Hidden replaces a password wherever ai-memory shows a ledger location.
@@ -11,18 +12,18 @@ const Hidden = "***"
 
 var (
 	// urlPassword is the password of a URL's userinfo (scheme://user:pw@).
-	urlPassword = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)([^\s@]*)@`)
+	urlPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*:)([^\s@]*)@`) })
 	// kvPassword is a `password=` setting: a libpq keyword/value string or
 	// a URL query parameter (also sslpassword=).
-	kvPassword = regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]*)`)
+	kvPassword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&#]*)`) })
 )
 
 // HidePassword returns location (or any text holding one) with every
 // password replaced by ***: a URL's userinfo password and `password=`
 // settings, quoted or not. The rest stays readable for messages.
 func HidePassword(location string) string {
-	s := urlPassword.ReplaceAllString(location, "${1}"+Hidden+"@")
-	return kvPassword.ReplaceAllString(s, "${1}"+Hidden)
+	s := urlPassword().ReplaceAllString(location, "${1}"+Hidden+"@")
+	return kvPassword().ReplaceAllString(s, "${1}"+Hidden)
 }
 
 // passwords are the secrets in location, raw and as they may be spelled
@@ -34,13 +35,13 @@ func passwords(location string) []string {
 			out = append(out, p)
 		}
 	}
-	for _, m := range urlPassword.FindAllStringSubmatch(location, -1) {
+	for _, m := range urlPassword().FindAllStringSubmatch(location, -1) {
 		add(m[2])
 		if u, err := url.PathUnescape(m[2]); err == nil {
 			add(u)
 		}
 	}
-	for _, m := range kvPassword.FindAllStringSubmatch(location, -1) {
+	for _, m := range kvPassword().FindAllStringSubmatch(location, -1) {
 		add(m[2])
 		add(strings.Trim(m[2], "'"))
 	}

@@ -45,6 +45,9 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 now() { echo "$EPOCHREALTIME"; }
 # peak_kb FILE...: the largest "Maximum resident set size" among /usr/bin/time -v reports.
 peak_kb() { awk -F': ' '/Maximum resident/ {if ($2 > m) m = $2} END {print m + 0}' "$@"; }
+# cpu_s FILE...: user + system CPU seconds summed over /usr/bin/time -v reports
+# (on a shared machine wall time includes waiting for a core; CPU time does not).
+cpu_s() { awk -F': ' '/(User|System) time/ {s += $2} END {printf "%.2f\n", s}' "$@"; }
 
 go build -o "$work/ai-memory" ./cmd/ai-memory
 go build -o "$work/synthgen" ./transcript/internal/synth/synthgen
@@ -102,32 +105,32 @@ part_store() {
 	for i in $(seq 1 "$rounds"); do
 		rm -rf "$work/home-a"
 		a=$(import_all "$store" "$work/home-a" "$work/time-a$i")
-		echo "$a $(peak_kb "$work/time-a$i".*)" >>"$work/a.txt"
+		echo "$a $(peak_kb "$work/time-a$i".*) $(cpu_s "$work/time-a$i".*)" >>"$work/a.txt"
 		b=$( (t0=$(now)
 			HOME=$store/home CLAUDE_CONFIG_DIR=$store/home/.claude /usr/bin/time -v -o "$work/time-b$i" \
 				"$ccusage" daily --offline --json >"$work/ccusage.json"
 			awk -v a="$t0" -v b="$(now)" 'BEGIN {printf "%.3f\n", b - a}'))
 		grep -q '"daily"' "$work/ccusage.json" || { echo "ccusage printed no daily report:" >&2; head -c 400 "$work/ccusage.json" >&2; exit 1; }
-		echo "$b $(peak_kb "$work/time-b$i")" >>"$work/b.txt"
+		echo "$b $(peak_kb "$work/time-b$i") $(cpu_s "$work/time-b$i")" >>"$work/b.txt"
 		echo "  round $i: ai-memory import ${a}s, ccusage daily ${b}s"
 	done
 	a=$(cut -d' ' -f1 "$work/a.txt" | median)
 	b=$(cut -d' ' -f1 "$work/b.txt" | median)
 	echo "STORE $(awk -v n="$bytes" 'BEGIN {printf "%.1f MB", n / 1e6}'), 100 sessions, 10 checkouts; medians of $rounds interleaved rounds:"
-	printf '| %-44s | %8s | %7s | %13s |\n' "tool" "wall" "MB/s" "peak RSS"
-	printf '| %-44s | %8s | %7s | %13s |\n' "---" "---" "---" "---"
-	awk -v n="$bytes" -v t="$a" -v r="$(cut -d' ' -f2 "$work/a.txt" | sort -g | tail -1)" \
-		'BEGIN {printf "| %-44s | %7.2fs | %7.1f | %9.1f MiB |\n", "ai-memory import (10 checkouts, sum)", t, n / 1e6 / t, r / 1024}'
-	awk -v n="$bytes" -v t="$b" -v r="$(cut -d' ' -f2 "$work/b.txt" | sort -g | tail -1)" -v v="$CCUSAGE_VERSION" \
-		'BEGIN {printf "| %-44s | %7.2fs | %7.1f | %9.1f MiB |\n", "ccusage " v " daily --offline --json", t, n / 1e6 / t, r / 1024}'
+	printf '| %-44s | %8s | %7s | %13s | %8s |\n' "tool" "wall" "MB/s" "peak RSS" "CPU"
+	printf '| %-44s | %8s | %7s | %13s | %8s |\n' "---" "---" "---" "---" "---"
+	awk -v n="$bytes" -v t="$a" -v r="$(cut -d' ' -f2 "$work/a.txt" | sort -g | tail -1)" -v c="$(cut -d' ' -f3 "$work/a.txt" | median)" \
+		'BEGIN {printf "| %-44s | %7.2fs | %7.1f | %9.1f MiB | %7.2fs |\n", "ai-memory import (10 checkouts, sum)", t, n / 1e6 / t, r / 1024, c}'
+	awk -v n="$bytes" -v t="$b" -v r="$(cut -d' ' -f2 "$work/b.txt" | sort -g | tail -1)" -v c="$(cut -d' ' -f3 "$work/b.txt" | median)" -v v="$CCUSAGE_VERSION" \
+		'BEGIN {printf "| %-44s | %7.2fs | %7.1f | %9.1f MiB | %7.2fs |\n", "ccusage " v " daily --offline --json", t, n / 1e6 / t, r / 1024, c}'
 	awk -v a="$a" -v b="$b" 'BEGIN {printf "RATIO ccusage / ai-memory wall = %.2fx (target >= 1.5x; RSS is the largest of any round)\n", b / a}'
 }
 
 part_scaling() {
 	local mb dir session bytes t0 t rss home size
 	echo "SCALING one workstream, one session, import into an empty data home:"
-	printf '| %6s | %8s | %7s | %11s | %23s |\n' "MiB" "wall" "MB/s" "peak RSS" "data home (x text read)"
-	printf '| %6s | %8s | %7s | %11s | %23s |\n' "---" "---" "---" "---" "---"
+	printf '| %6s | %8s | %8s | %7s | %11s | %23s |\n' "MiB" "wall" "CPU" "MB/s" "peak RSS" "data home (x text read)"
+	printf '| %6s | %8s | %8s | %7s | %11s | %23s |\n' "---" "---" "---" "---" "---" "---"
 	for mb in 50 200 800; do
 		dir=$gen/scale-$mb
 		if [[ ! -f $dir/.complete-$key ]]; then
@@ -146,8 +149,8 @@ part_scaling() {
 		rss=$(peak_kb "$work/time-s$mb")
 		size=$(du -sb "$home" | cut -f1)
 		echo "$mb $t" >>"$work/scaling.txt"
-		awk -v mb="$mb" -v n="$bytes" -v t="$t" -v r="$rss" -v s="$size" \
-			'BEGIN {printf "| %6d | %7.2fs | %7.1f | %7.1f MiB | %11.1f MB (%.2fx) |\n", mb, t, n / 1e6 / t, r / 1024, s / 1e6, s / n}'
+		awk -v mb="$mb" -v n="$bytes" -v t="$t" -v c="$(cpu_s "$work/time-s$mb")" -v r="$rss" -v s="$size" \
+			'BEGIN {printf "| %6d | %7.2fs | %7.2fs | %7.1f | %7.1f MiB | %11.1f MB (%.2fx) |\n", mb, t, c, n / 1e6 / t, r / 1024, s / 1e6, s / n}'
 		rm -rf "$home"
 	done
 	awk '{t[$1] = $2} END {printf "SCALING 200/50 MiB time = %.2fx, 800/200 MiB time = %.2fx (target <= 4.4x)\n", t[200] / t[50], t[800] / t[200]}' "$work/scaling.txt"

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
 // ErrRuntimeRequired is returned when no runtime was given or detected.
 var ErrRuntimeRequired = errors.New("runtime unknown: pass --runtime NAME (the agent's harness name) or run inside a supported agent")
 
-var runtimePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
+var runtimePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`) })
 
 // maxNativeID and maxFocus bound what a caller can put into one record.
 const (
@@ -27,7 +28,7 @@ func NormalizeRuntime(rt string) (string, error) {
 	if rt == "" {
 		return "", ErrRuntimeRequired
 	}
-	if !runtimePattern.MatchString(rt) {
+	if !runtimePattern().MatchString(rt) {
 		return "", fmt.Errorf("runtime %q is not a valid name: use lower-case letters, digits, '.', '_' or '-'", rt)
 	}
 	return rt, nil

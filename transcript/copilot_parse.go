@@ -3,6 +3,7 @@ package transcript
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ai-memory/ai-memory/transcript/internal/jsonx"
 )
@@ -101,14 +102,16 @@ func copilotToolResult(data []byte, off int64, base Event, out *sink) {
 // command's output with (the CLI's own display finds it with the same
 // pattern): "<shellId: N completed with exit code N>", or
 // "<detached command with shellId: …>".
-var copilotStatusLine = regexp.MustCompile(`^<(?:detached command with )?shellId: [^\r\n]+ completed with exit code (-?\d+)>[ \t]*$`)
+var copilotStatusLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^<(?:detached command with )?shellId: [^\r\n]+ completed with exit code (-?\d+)>[ \t]*$`)
+})
 
 // copilotShellStatus takes the status line off the last non-empty line
 // (and a blank line before it) into exit_code.
 func copilotShellStatus(text string) (string, execReport) {
 	body := strings.TrimRight(text, "\n")
 	i := strings.LastIndexByte(body, '\n')
-	m := copilotStatusLine.FindStringSubmatch(body[i+1:])
+	m := copilotStatusLine().FindStringSubmatch(body[i+1:])
 	var rep execReport
 	if m == nil || !rep.setExit(m[1]) {
 		return text, execReport{}

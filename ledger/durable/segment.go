@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -38,8 +39,9 @@ type Record struct {
 // RecordVersion is the version of Record written.
 const RecordVersion = 1
 
-// SafeRunID is the form of a run id, which names segment files.
-var SafeRunID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+// SafeRunID is the form of a run id, which names segment files (compiled
+// on first use: the {0,63} repetition alone allocates ~60 KiB).
+var SafeRunID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })
 
 // RunIDOf is the run id a batch's segment is named by ("import" for a batch
 // without a run), or an error when it could not name a file.
@@ -48,7 +50,7 @@ func RunIDOf(b ledger.Batch) (string, error) {
 	if runID == "" {
 		runID = "import"
 	}
-	if !SafeRunID.MatchString(runID) {
+	if !SafeRunID().MatchString(runID) {
 		return "", fmt.Errorf("append: run id %q is not a valid id", b.RunID)
 	}
 	return runID, nil

@@ -129,6 +129,8 @@ func ingest(ctx context.Context, db *sqlite.DB, g *benchgen.Gen, wss []string, c
 	var sample []batchRef
 	var total, chunk time.Duration
 	wall := time.Now()
+	cpu0 := cpuTime()
+	r0, w0 := ioBytes()
 	done, next := 0, 0
 	for done < c.events {
 		ws := wss[next%len(wss)]
@@ -149,8 +151,11 @@ func ingest(ctx context.Context, db *sqlite.DB, g *benchgen.Gen, wss []string, c
 		done += n
 		next++
 		if done%200_000 < c.batch || done == c.events {
-			fmt.Printf("ingest: %d events, chunk %.0f ev/s\n", done, float64(min(200_000, done))/chunk.Seconds())
-			chunk = 0
+			cpu := cpuTime()
+			r, w := ioBytes()
+			fmt.Printf("ingest: %d events, chunk %.0f ev/s, %.1fs CPU (user+sys, generation included) for %.1fs in Append, wrote %.0f MB, read %.0f MB\n",
+				done, float64(min(200_000, done))/chunk.Seconds(), (cpu - cpu0).Seconds(), chunk.Seconds(), mb(w-w0), mb(r-r0))
+			chunk, cpu0, r0, w0 = 0, cpu, r, w
 		}
 	}
 	fmt.Printf("INGEST %d events in %.1fs of Append = %.0f events/s (batches of %d, FTS included; %.1fs wall with generation)\n",
@@ -186,24 +191,26 @@ func reimport(ctx context.Context, db *sqlite.DB, wss []string, sample []batchRe
 	return nil
 }
 
-// searcher runs one search and returns its latency and result count.
+// searcher runs one search and returns its latency, the CPU time it used
+// and its result count. On a shared machine the wall time includes waiting
+// for a core; the CPU time does not.
 type searcher struct {
 	name string
-	run  func(ctx context.Context, ws, q string) (time.Duration, int, error)
+	run  func(ctx context.Context, ws, q string) (wall, cpu time.Duration, n int, err error)
 }
 
 func inProcess(db *sqlite.DB) searcher {
-	return searcher{"in-process", func(ctx context.Context, ws, q string) (time.Duration, int, error) {
-		t0 := time.Now()
+	return searcher{"in-process", func(ctx context.Context, ws, q string) (time.Duration, time.Duration, int, error) {
+		t0, c0 := time.Now(), cpuTime()
 		evs, err := db.Search(ctx, ws, q, 20)
-		return time.Since(t0), len(evs), err
+		return time.Since(t0), cpuTime() - c0, len(evs), err
 	}}
 }
 
 // throughCLI times a whole `ai-memory workstream-search --json` process:
 // start, open, search, JSON out.
 func throughCLI(bin, home string) searcher {
-	return searcher{"CLI", func(ctx context.Context, ws, q string) (time.Duration, int, error) {
+	return searcher{"CLI", func(ctx context.Context, ws, q string) (time.Duration, time.Duration, int, error) {
 		args := []string{"workstream-search", "--json", "--workstream-id", ws}
 		if q != "" {
 			args = append(args, "--", q)
@@ -214,13 +221,14 @@ func throughCLI(bin, home string) searcher {
 		out, err := cmd.Output()
 		el := time.Since(t0)
 		if err != nil {
-			return el, 0, fmt.Errorf("ai-memory workstream-search %q: %w", q, err)
+			return el, 0, 0, fmt.Errorf("ai-memory workstream-search %q: %w", q, err)
 		}
+		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		var evs []json.RawMessage
 		if err := json.Unmarshal(out, &evs); err != nil {
-			return el, 0, fmt.Errorf("ai-memory workstream-search %q: bad JSON: %w", q, err)
+			return el, cpu, 0, fmt.Errorf("ai-memory workstream-search %q: bad JSON: %w", q, err)
 		}
-		return el, len(evs), nil
+		return el, cpu, len(evs), nil
 	}}
 }
 
@@ -236,27 +244,32 @@ var bands = []struct {
 func searches(ctx context.Context, g *benchgen.Gen, wss []string, s searcher) error {
 	for _, b := range bands {
 		lat := make([]time.Duration, 0, b.n)
+		cpus := make([]time.Duration, 0, b.n)
 		hits := 0
 		for i := 0; i < b.n+10; i++ { // the first 10 warm the cache
 			q := ""
 			if b.hi > 0 {
 				q = g.Pair(b.lo, b.hi)
 			}
-			el, n, err := s.run(ctx, wss[(i*7919)%len(wss)], q)
+			el, cpu, n, err := s.run(ctx, wss[(i*7919)%len(wss)], q)
 			if err != nil {
 				return err
 			}
 			if i >= 10 {
-				lat = append(lat, el)
+				lat, cpus = append(lat, el), append(cpus, cpu)
 				hits += n
 			}
 		}
-		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-		fmt.Printf("SEARCH %-10s %-12s p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  (avg %.1f results, %d queries)\n", s.name, b.name,
-			ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), ms(lat[len(lat)-1]), float64(hits)/float64(len(lat)), len(lat))
+		sortDurations(lat)
+		sortDurations(cpus)
+		fmt.Printf("SEARCH %-10s %-12s p50 %6.2f ms  p99 %6.2f ms  max %6.2f ms  CPU p50 %6.2f p99 %6.2f ms  (avg %.1f results, %d queries)\n", s.name, b.name,
+			ms(lat[len(lat)/2]), ms(lat[len(lat)*99/100]), ms(lat[len(lat)-1]), ms(cpus[len(cpus)/2]), ms(cpus[len(cpus)*99/100]),
+			float64(hits)/float64(len(lat)), len(lat))
 	}
 	return nil
 }
+
+func sortDurations(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
