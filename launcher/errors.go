@@ -9,11 +9,12 @@ import (
 
 // Exit codes of launcher failures (the agent's own code is returned as is).
 const (
-	CodeUsage    = 2   // bad flags, names or combinations
-	CodeBusy     = 75  // the workstream lease is held by another launcher
-	CodeWrapper  = 125 // ai-memory failed around the launch
-	CodeNoExec   = 126 // executable found but not runnable
-	CodeNotFound = 127 // executable not found
+	CodeUsage       = 2   // bad flags, names or combinations
+	CodeUnavailable = 69  // the ledger cannot be reached (EX_UNAVAILABLE)
+	CodeBusy        = 75  // the workstream lease is held by another launcher
+	CodeWrapper     = 125 // ai-memory failed around the launch
+	CodeNoExec      = 126 // executable found but not runnable
+	CodeNotFound    = 127 // executable not found
 )
 
 // Error is a launcher failure with the exit code the process should return.

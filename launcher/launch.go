@@ -13,6 +13,7 @@ import (
 	"github.com/ai-memory/ai-memory/agentproc"
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledgersync"
 	"github.com/ai-memory/ai-memory/repo"
 	"github.com/ai-memory/ai-memory/transcript"
 	"github.com/google/uuid"
@@ -59,7 +60,7 @@ func (l *launch) execute(ctx context.Context) (err error) {
 	if l.db, err = openLedger(l.env); err != nil {
 		return err
 	}
-	defer l.db.Close()
+	defer func() { l.db.Close() }() // the guard, once there: its last replay
 	if err := l.selectWorkstream(ctx); err != nil {
 		return err
 	}
@@ -68,6 +69,10 @@ func (l *launch) execute(ctx context.Context) (err error) {
 		return err
 	}
 	l.run, l.started = run, l.env.Now()
+	l.noteOffline()
+	// From here on an outage of the ledger never stops the run: what it
+	// writes is kept in a journal and sent when the ledger is back.
+	l.db = ledgersync.NewGuard(l.db, run.ID, l.env.Stderr)
 	l.hb = startHeartbeat(ctx, l.db, run)
 	defer l.release(ctx)
 	l.index = newIndexer(l)
@@ -76,6 +81,22 @@ func (l *launch) execute(ctx context.Context) (err error) {
 		return err
 	}
 	return l.spawnAndFinish(ctx)
+}
+
+// noteOffline leaves a note for `ai-memory ledger sync` when this run is
+// recorded in the data home's own ledger because the user works offline
+// from a shared one.
+func (l *launch) noteOffline() {
+	off, _ := ledger.Offline(l.env.Getenv)
+	shared, _, err := ledger.Choose(l.env.Getenv, "")
+	if !off || err != nil || shared.Location == "" {
+		return
+	}
+	if err := ledgersync.NoteOffline(l.db.Home(), l.run); err != nil {
+		say(l.env.Stderr, "could not note this offline run for `ai-memory ledger sync` (%v); copy it later with `ai-memory ledger push`", err)
+		return
+	}
+	say(l.env.Stderr, "offline: this run is recorded in this machine's ledger; `ai-memory ledger sync` sends it to %s", ledger.HidePassword(shared.Location))
 }
 
 func (l *launch) selectWorkstream(ctx context.Context) error {

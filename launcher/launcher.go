@@ -175,12 +175,18 @@ func exitStatus(code int) error {
 	return ExitStatus{Code: code}
 }
 
+// openLedger opens the ledger of this process (ledger.DefaultWhere: the
+// chosen one, or the data home's own when offline). One that cannot be
+// reached fails here, before any agent starts, with what to do.
 func openLedger(env Env) (ledger.Ledger, error) {
 	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
-		return nil, wrapperError("data home", err)
+		return nil, &Error{Code: CodeUsage, Err: err}
 	}
 	db, err := ledger.Open(context.Background(), w)
+	if errors.Is(err, ledger.ErrUnavailable) {
+		return nil, &Error{Code: CodeUnavailable, Err: fmt.Errorf("%w; start it or fix the ledger setting (`ai-memory ledger status` says which one is used), or run with --offline to record this run in this machine's own ledger and send it later with `ai-memory ledger sync`", err)}
+	}
 	if err != nil {
 		return nil, wrapperError("open ledger", err)
 	}
@@ -201,14 +207,16 @@ func OpenExistingLedger(getenv func(string) string) (ledger.Ledger, error) {
 }
 
 // ledgerExists reports whether a ledger was ever created, so that read-only
-// paths (bare run with nothing to continue) create nothing.
+// paths (bare run with nothing to continue) create nothing. A ledger it
+// cannot ask counts as existing: opening it then says what is wrong (an
+// unreachable server is not "nothing recorded yet").
 func ledgerExists(env Env) bool {
 	w, err := ledger.DefaultWhere(env.Getenv)
 	if err != nil {
-		return false
+		return true
 	}
-	ok, _, _ := ledger.Exists(context.Background(), w)
-	return ok
+	ok, _, err := ledger.Exists(context.Background(), w)
+	return ok || err != nil
 }
 
 func say(w io.Writer, format string, args ...any) {

@@ -72,6 +72,11 @@ type Runs interface {
 	RunsOldestFirst(ctx context.Context, wsID string) ([]Run, error)
 	SpanOf(ctx context.Context, r Run) (RunSpan, error)
 	LiveRunForSession(ctx context.Context, harness, nativeID string) (bool, error)
+	// ImportRun stores a run that ended in another ledger as it is (id,
+	// times, owner, state, exit code) in r.WorkstreamID, which must exist;
+	// a run already stored under its id is left alone. An active run is
+	// refused. `ai-memory ledger push` and `ledger sync` copy runs with it.
+	ImportRun(ctx context.Context, r Run) error
 }
 
 // Links tie native sessions to workstreams and carry their cursors. A

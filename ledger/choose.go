@@ -31,11 +31,31 @@ const LocalLedger = "local"
 // The Where also carries the machine AI_MEMORY_MACHINE_ID names (else the
 // data home's own) and the lease AI_MEMORY_LEASE_SECONDS sets (tests only).
 func Choose(getenv func(string) string, flag string) (Where, Source, error) {
+	return choose(getenv, flag, &lazyConfig{getenv: getenv})
+}
+
+// lazyConfig reads the config file once, when first needed.
+type lazyConfig struct {
+	getenv func(string) string
+	read   bool
+	c      Config
+	err    error
+}
+
+func (l *lazyConfig) get() (Config, error) {
+	if !l.read {
+		l.c, l.err = LoadConfig(l.getenv)
+		l.read = true
+	}
+	return l.c, l.err
+}
+
+func choose(getenv func(string) string, flag string, cfg *lazyConfig) (Where, Source, error) {
 	home, err := DefaultHome(getenv)
 	if err != nil {
 		return Where{}, "", err
 	}
-	val, src, err := chosenValue(getenv, flag)
+	val, src, err := chosenValue(getenv, flag, cfg)
 	if err != nil {
 		return Where{}, "", err
 	}
@@ -55,14 +75,14 @@ func Choose(getenv func(string) string, flag string) (Where, Source, error) {
 }
 
 // chosenValue is the highest-precedence value that is set.
-func chosenValue(getenv func(string) string, flag string) (string, Source, error) {
+func chosenValue(getenv func(string) string, flag string, cfg *lazyConfig) (string, Source, error) {
 	if v := strings.TrimSpace(flag); v != "" {
 		return v, SourceFlag, nil
 	}
 	if v := strings.TrimSpace(getenv("AI_MEMORY_LEDGER")); v != "" {
 		return v, SourceEnv, nil
 	}
-	c, err := LoadConfig(getenv)
+	c, err := cfg.get()
 	if err != nil {
 		return "", "", err
 	}
@@ -107,6 +127,10 @@ func Backend(location string) string {
 // blank = unset) over the config file's `offline`. The run command's
 // --offline flag is ORed in by the caller.
 func Offline(getenv func(string) string) (bool, error) {
+	return offline(getenv, &lazyConfig{getenv: getenv})
+}
+
+func offline(getenv func(string) string, cfg *lazyConfig) (bool, error) {
 	if v := strings.TrimSpace(getenv("AI_MEMORY_OFFLINE")); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -114,6 +138,6 @@ func Offline(getenv func(string) string) (bool, error) {
 		}
 		return b, nil
 	}
-	c, err := LoadConfig(getenv)
+	c, err := cfg.get()
 	return c.Offline, err
 }

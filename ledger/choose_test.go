@@ -136,3 +136,23 @@ func TestBackend(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefaultWhere is what choosing the ledger costs every command
+// (and `run` before the agent starts, a few times): the environment, a
+// config file of a few lines, the offline switch.
+func BenchmarkDefaultWhere(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "cfg", "ai-memory", "config")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("# shared\nledger = postgres://ai@db.example/mem\noffline = false\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	env := envOf(map[string]string{"AI_MEMORY_HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "cfg")})
+	for b.Loop() {
+		if _, err := DefaultWhere(env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -28,8 +28,17 @@ func DefaultHome(getenv func(string) string) (string, error) {
 // DefaultHome and the ledger Choose picks, as the machine and with the
 // lease it sets (without a --ledger flag: the
 // command line sets AI_MEMORY_LEDGER from it, so the agent's hooks and
-// MCP server use the same ledger).
+// MCP server use the same ledger), or the data home's own ledger when
+// the user works offline (Offline; `run --offline` sets AI_MEMORY_OFFLINE).
 func DefaultWhere(getenv func(string) string) (Where, error) {
-	w, _, err := Choose(getenv, "")
+	cfg := &lazyConfig{getenv: getenv} // one read of the config file
+	w, _, err := choose(getenv, "", cfg)
+	if err != nil {
+		return Where{}, err
+	}
+	off, err := offline(getenv, cfg)
+	if off {
+		w.Location = ""
+	}
 	return w, err
 }

@@ -29,6 +29,11 @@ const (
 	RunInterrupted RunState = "interrupted" // cancelled, or its process died
 )
 
+// Ended reports whether s is a state a run ends in.
+func (s RunState) Ended() bool {
+	return s == RunFinished || s == RunExpired || s == RunInterrupted
+}
+
 // Run is one launch of a harness in a workstream.
 type Run struct {
 	ID, WorkstreamID, Harness, NativeSessionID string

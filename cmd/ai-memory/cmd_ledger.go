@@ -13,7 +13,7 @@ func newLedgerCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "ledger",
 		Usage: "inspect and maintain the ledger",
-		Subcommands: []*cli.Command{newLedgerStatusCommand(), {
+		Subcommands: []*cli.Command{newLedgerStatusCommand(), newLedgerSyncCommand(), newLedgerPushCommand(), {
 			Name:  "rebuild",
 			Usage: "rebuild the event table and search index from the JSONL segments on disk",
 			Action: func(c *cli.Context) error {

@@ -22,6 +22,9 @@ type ledgerStatus struct {
 	Schema    int    `json:"schema_version"`
 	Error     string `json:"error,omitempty"`
 	DataHome  string `json:"data_home"`
+	// Offline: runs use the data home's own ledger instead (AI_MEMORY_OFFLINE
+	// or the config file's offline).
+	Offline bool `json:"offline"`
 }
 
 // statusTimeout bounds the reachability check, so status answers even
@@ -55,7 +58,11 @@ func checkLedger(ctx context.Context, getenv func(string) string, flag string) (
 	if err != nil {
 		return ledgerStatus{}, usageError{err}
 	}
-	st := ledgerStatus{Location: ledger.HidePassword(w.Location), Backend: ledger.Backend(w.Location), ChosenBy: string(src), DataHome: w.Home}
+	off, err := ledger.Offline(getenv)
+	if err != nil {
+		return ledgerStatus{}, usageError{err}
+	}
+	st := ledgerStatus{Location: ledger.HidePassword(w.Location), Backend: ledger.Backend(w.Location), ChosenBy: string(src), DataHome: w.Home, Offline: off}
 	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	defer cancel()
 	ok, desc, err := ledger.Exists(ctx, w)
@@ -110,5 +117,8 @@ func printLedgerStatus(w io.Writer, st ledgerStatus, asJSON bool) error {
 	}
 	_, err := fmt.Fprintf(w, "ledger:     %s\nbackend:    %s\nchosen by:  %s\nreachable:  %s\nschema:     %s\ndata home:  %s\n",
 		st.Location, st.Backend, st.ChosenBy, reach, schema, st.DataHome)
+	if err == nil && st.Offline {
+		_, err = fmt.Fprintf(w, "offline:    yes: runs use this data home's own ledger; `ai-memory ledger sync` sends them to the one above\n")
+	}
 	return err
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/launcher"
@@ -25,6 +26,7 @@ func newRunCommand(io stdio) *cli.Command {
 			&cli.BoolFlag{Name: "fresh", Usage: "start a new native session even if one is linked"},
 			&cli.BoolFlag{Name: "no-session-index", Usage: "do not update .agent-sessions/session-history.json"},
 			&cli.BoolFlag{Name: "no-mcp", Usage: "do not give the agent the memory as MCP tools this run (also AI_MEMORY_MCP=0)"},
+			&cli.BoolFlag{Name: "offline", Usage: "record this run in this machine's own ledger, not the shared one; `ai-memory ledger sync` sends it later (also AI_MEMORY_OFFLINE=1, config offline = true)"},
 		},
 		Action: func(c *cli.Context) error {
 			// An empty value would read as "not given" below; the launcher
@@ -34,6 +36,13 @@ func newRunCommand(io stdio) *cli.Command {
 					if err := ledger.ValidateName(""); err != nil {
 						return usageError{fmt.Errorf("--%s: %w", f, err)}
 					}
+				}
+			}
+			if c.Bool("offline") {
+				// Exported, so the agent's hooks and MCP server read the
+				// same local ledger (ledger.DefaultWhere).
+				if err := os.Setenv("AI_MEMORY_OFFLINE", "1"); err != nil {
+					return err
 				}
 			}
 			args := c.Args().Slice()

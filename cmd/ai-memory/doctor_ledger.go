@@ -11,6 +11,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledgersync"
 	"github.com/ai-memory/ai-memory/sessionindex"
 )
 
@@ -22,6 +23,24 @@ func ledgerChecks(ctx context.Context, env doctorEnv) []check {
 	if err != nil {
 		return []check{newCheck(harness.LevelFail, "ledger", err.Error(), nil)}
 	}
+	return append(ledgerHealthChecks(ctx, env, w), syncChecks(w.Home)...)
+}
+
+// syncChecks warns about what this data home owes a shared ledger (run
+// journals kept during an outage, offline runs); nothing when nothing is.
+func syncChecks(home string) []check {
+	j, o, err := ledgersync.Pending(home)
+	if err != nil {
+		return []check{newCheck(harness.LevelWarn, "ledger.sync", err.Error(), nil)}
+	}
+	if j+o == 0 {
+		return nil
+	}
+	msg := fmt.Sprintf("%d run journal(s) and %d offline run(s) in %s are not in the shared ledger yet; send them with `ai-memory ledger sync`", j, o, ledgersync.Dir(home))
+	return []check{newCheck(harness.LevelWarn, "ledger.sync", msg, map[string]any{"journals": j, "offline_runs": o})}
+}
+
+func ledgerHealthChecks(ctx context.Context, env doctorEnv, w ledger.Where) []check {
 	ok, path, err := ledger.Exists(ctx, w)
 	if !ok && err == nil {
 		msg := "no ledger yet at " + path + " (the first `ai-memory run` creates it)"

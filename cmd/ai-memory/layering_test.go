@@ -11,16 +11,17 @@ import (
 // allowedImports is the package layering of docs/architecture.md: which of
 // our packages each package may import. Dependencies flow one way.
 var allowedImports = map[string][]string{
-	"cmd/ai-memory":     {"launcher", "ledger", "ledger/sqlite", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
+	"cmd/ai-memory":     {"launcher", "ledger", "ledgersync", "ledger/sqlite", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
 	"mcpserver":         {"history", "ledger"},
 	"webui":             {"history", "ledger"},
 	"history":           {"ledger"},
-	"launcher":          {"agentproc", "handoff", "harness", "ledger", "repo", "sessionindex", "transcript", "watch"},
+	"launcher":          {"agentproc", "handoff", "harness", "ledger", "ledgersync", "repo", "sessionindex", "transcript", "watch"},
 	"handoff":           {"transcript"},
 	"ledger":            {"redact"},
 	"ledger/sqlite":     {"ledger", "ledger/durable", "ledger/rank", "redact"},
 	"ledger/durable":    {"ledger", "redact"},
 	"ledger/rank":       nil,
+	"ledgersync":        {"ledger", "ledger/durable"},
 	"ledger/ledgertest": {"ledger", "redact"},
 	"agentproc":         nil,
 	"harness":           {"transcript"},

@@ -38,6 +38,7 @@ var scriptCmds = map[string]func(*testscript.TestScript, bool, []string){
 	"waitfile": cmdWaitFile,
 	"sleep":    cmdSleep,
 	"sessions": cmdSessions,
+	"fault":    cmdFault,
 }
 
 func TestScripts(t *testing.T) {
@@ -168,6 +169,36 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	ts.Fatalf("waitfile: %s not ready after %s", args[0], waitFileTimeout)
+}
+
+// cmdFault schedules an outage change for when a run gets somewhere: once
+// a file matching the glob PATH contains SUBSTRING, create (down) or
+// remove (up) the file SWITCH, in the background, so that the next
+// command can be a foreground `status` that checks the exit code:
+//
+//	fault down $HOME/.claude/projects/*/*.jsonl 'first' $WORK/shared.db.down
+func cmdFault(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 || (args[0] != "down" && args[0] != "up") {
+		ts.Fatalf("usage: fault down|up PATH SUBSTRING SWITCH")
+	}
+	glob, sub, sw := ts.MkAbs(args[1]), args[2], ts.MkAbs(args[3])
+	go func() {
+		deadline := time.Now().Add(waitFileTimeout)
+		for time.Now().Before(deadline) {
+			matches, _ := filepath.Glob(glob)
+			for _, m := range matches {
+				if b, err := os.ReadFile(m); err == nil && strings.Contains(string(b), sub) {
+					if args[0] == "down" {
+						os.WriteFile(sw, nil, 0o600)
+					} else {
+						os.Remove(sw)
+					}
+					return
+				}
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 }
 
 // otherHarness is the first registered harness other than name that has a

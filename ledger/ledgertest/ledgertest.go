@@ -45,6 +45,7 @@ var suite = []struct {
 	{"Lease_DeadOwnerTakeover", testLease_DeadOwnerTakeover},
 	{"Lease_TouchesOnlyItsWorkstream", testLease_TouchesOnlyItsWorkstream},
 	{"RunLifecycle", testRunLifecycle},
+	{"ImportRun", testImportRun},
 	{"LiveRunForSession_ExpiredOrDead", testLiveRunForSession_ExpiredOrDead},
 	{"Links_DemotionAndCursors", testLinks_DemotionAndCursors},
 	{"Links_PerMachine", testLinks_PerMachine},

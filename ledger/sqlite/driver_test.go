@@ -93,4 +93,7 @@ func TestDriverSharedFile(t *testing.T) {
 	if segs, _ := filepath.Glob(filepath.Join(a.Home, "segments", "*", "*")); len(segs) == 0 {
 		t.Fatal("home a has no segment for the events it appended")
 	}
+	if h, err := la.Health(ctx, ledger.HealthOptions{}); err != nil || h.Location != file || h.Sizes[0].Bytes == 0 {
+		t.Fatalf("Health = %+v, %v; want the shared file measured as the ledger", h, err)
+	}
 }

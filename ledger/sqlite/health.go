@@ -54,7 +54,7 @@ func OpenForCheck(ctx context.Context, home string, opts Options) (*DB, error) {
 func (db *DB) Health(ctx context.Context, opt ledger.HealthOptions) (ledger.Health, error) {
 	h := ledger.Health{Location: db.path, Schema: db.schema, KnownSchema: KnownSchemaVersion(), Unwritable: checkWritable(db.path)}
 	var err error
-	if h.Sizes, err = homeSizes(db.home); err != nil {
+	if h.Sizes, err = homeSizes(db.home, db.path); err != nil {
 		return h, err
 	}
 	h.Integrity = db.integrity(ctx, opt, h.Sizes[0].Bytes)
@@ -155,7 +155,9 @@ func (db *DB) liveLeases(ctx context.Context) ([]ledger.Lease, error) {
 }
 
 // homeSizes sums the data home by part; the ledger file comes first.
-func homeSizes(home string) ([]ledger.SizePart, error) {
+// A ledger file outside the home (a location naming a file) is counted
+// as the ledger all the same.
+func homeSizes(home, file string) ([]ledger.SizePart, error) {
 	parts := []ledger.SizePart{{Name: "ledger"}, {Name: "wal"}, {Name: "segments"}, {Name: "other"}}
 	err := filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -176,6 +178,13 @@ func homeSizes(home string) ([]ledger.SizePart, error) {
 	})
 	if err != nil {
 		return parts, fmt.Errorf("measure data home %s: %w", home, err)
+	}
+	if file != filepath.Join(home, FileName) {
+		for i, suffix := range []string{"", "-wal", "-shm"} {
+			if st, err := os.Stat(file + suffix); err == nil {
+				parts[min(i, 1)].Bytes += st.Size()
+			}
+		}
 	}
 	return parts, nil
 }
