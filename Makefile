@@ -5,7 +5,7 @@ BIN := bin/ai-memory
 PKGS := ./...
 FUZZTIME ?= 10s
 
-.PHONY: help build install test unit race lint vet fmt-check bench fuzz acceptance browser-test clean
+.PHONY: help build install test unit race lint vet fmt-check bench fuzz acceptance browser-test pg-test clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -21,8 +21,11 @@ test: lint race browser-test acceptance ## everything CI runs: lint, unit+e2e te
 unit: ## unit and end-to-end tests without the race detector
 	$(GO) test $(PKGS)
 
-race: ## unit and end-to-end tests with the race detector
-	$(GO) test -race -parallel 4 -timeout 30m $(PKGS)
+race: ## unit and end-to-end tests with the race detector, on SQLite and on a private PostgreSQL cluster
+	@scripts/pg-cluster.sh run $(GO) test -race -parallel 4 -timeout 30m $(PKGS)
+
+pg-test: ## the PostgreSQL ledger's tests (conformance suite included) on a private cluster (installs postgresql with apt-get if missing)
+	@scripts/pg-cluster.sh run $(GO) test -race -count 1 ./ledger/postgres/
 
 lint: vet fmt-check ## go vet + gofmt check
 

@@ -85,11 +85,18 @@ func (l *launch) execute(ctx context.Context) (err error) {
 
 // noteOffline leaves a note for `ai-memory ledger sync` when this run is
 // recorded in the data home's own ledger because the user works offline
-// from a shared one.
+// from a shared one; working with the shared one, it says when this
+// machine still owes it something.
 func (l *launch) noteOffline() {
 	off, _ := ledger.Offline(l.env.Getenv)
 	shared, _, err := ledger.Choose(l.env.Getenv, "")
-	if !off || err != nil || shared.Location == "" {
+	if err != nil || shared.Location == "" {
+		return
+	}
+	if !off {
+		if j, o, _ := ledgersync.Pending(l.db.Home()); j+o > 0 {
+			say(l.env.Stderr, "%d run journal(s) and %d offline run(s) of this machine are not in the shared ledger yet; `ai-memory ledger sync` sends them", j, o)
+		}
 		return
 	}
 	if err := ledgersync.NoteOffline(l.db.Home(), l.run); err != nil {

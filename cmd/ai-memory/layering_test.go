@@ -11,7 +11,7 @@ import (
 // allowedImports is the package layering of docs/architecture.md: which of
 // our packages each package may import. Dependencies flow one way.
 var allowedImports = map[string][]string{
-	"cmd/ai-memory":     {"launcher", "ledger", "ledgersync", "ledger/sqlite", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
+	"cmd/ai-memory":     {"launcher", "ledger", "ledgersync", "ledger/sqlite", "ledger/postgres", "repo", "sessionindex", "harness", "transcript", "harness/harnesstest", "history", "webui", "mcpserver"},
 	"mcpserver":         {"history", "ledger"},
 	"webui":             {"history", "ledger"},
 	"history":           {"ledger"},
@@ -21,6 +21,7 @@ var allowedImports = map[string][]string{
 	"ledger/sqlite":     {"ledger", "ledger/durable", "ledger/rank", "redact"},
 	"ledger/durable":    {"ledger", "redact"},
 	"ledger/rank":       nil,
+	"ledger/postgres":   {"ledger", "ledger/durable", "ledger/rank"},
 	"ledgersync":        {"ledger", "ledger/durable"},
 	"ledger/ledgertest": {"ledger", "redact"},
 	"agentproc":         nil,

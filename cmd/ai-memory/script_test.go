@@ -220,59 +220,73 @@ func otherHarness(name string) harnesstest.Fake {
 // registered harness without a fake fails here.
 func TestHarnessScripts(t *testing.T) {
 	for _, d := range harness.All() {
-		fake, ok := harnesstest.FakeFor(d.Name)
-		if !ok {
-			t.Errorf("%s has no fake in harness/harnesstest", d.Name)
-			continue
-		}
-		t.Run(d.Name, func(t *testing.T) {
-			// Harnesses run side by side: their scenarios mostly wait on
-			// fakes and leases, so with 14 harnesses a serial run spends
-			// most of its time idle (go test -parallel bounds how many run).
-			t.Parallel()
-			testscript.Run(t, testscript.Params{
-				Dir:                 filepath.Join("testdata", "harness"),
-				RequireExplicitExec: true,
-				RequireUniqueNames:  true,
-				Cmds:                scriptCmds,
-				// [yolo]: the harness has a native dangerous mode for --yolo;
-				// [mcp]: it takes an MCP server for one launch;
-				// [delivery]: it has a per-run context route for the packet;
-				// [imports-tools]: its store yields replies and tool results
-				// (not only the user's prompts: Descriptor.PromptsOnly).
-				Condition: func(cond string) (bool, error) {
-					switch cond {
-					case "yolo":
-						return fake.Vars["YOLO"] != "", nil
-					case "mcp":
-						return d.MCPToolName != nil, nil
-					case "delivery": // the harness takes a per-run handoff
-						return fake.Vars["DELIVERY"] != "none", nil
-					case "imports-tools":
-						return !d.PromptsOnly, nil
-					}
-					return false, fmt.Errorf("unknown condition %q", cond)
-				},
-				Setup: func(e *testscript.Env) error {
-					if err := setupScript(e); err != nil {
-						return err
-					}
-					e.Setenv("H", d.Name)
-					e.Setenv("PRINT", fake.Print)
-					e.Setenv("PRODUCT", d.Product)
-					if d.MCPToolName != nil {
-						e.Setenv("MCP_SEARCH", d.MCPToolName(harness.MCPServerName, "search"))
-					}
-					e.Setenv("EXE", d.Executable)
-					other := otherHarness(d.Name)
-					e.Setenv("OTHER_H", other.Harness)
-					e.Setenv("OTHER_PRINT", other.Print)
-					for k, v := range fake.Vars {
-						e.Setenv(k, v)
-					}
-					return nil
-				},
-			})
-		})
+		runHarnessScripts(t, d, "sqlite", nil)
 	}
+}
+
+// runHarnessScripts runs testdata/harness for one harness on the ledger
+// backend named (the [postgres] condition); setup, when set, adds to every
+// script's environment (the ledger of another backend).
+func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string, setup func(*testscript.Env) error) {
+	fake, ok := harnesstest.FakeFor(d.Name)
+	if !ok {
+		t.Errorf("%s has no fake in harness/harnesstest", d.Name)
+		return
+	}
+	t.Run(d.Name, func(t *testing.T) {
+		// Harnesses run side by side: their scenarios mostly wait on
+		// fakes and leases, so with 14 harnesses a serial run spends
+		// most of its time idle (go test -parallel bounds how many run).
+		t.Parallel()
+		testscript.Run(t, testscript.Params{
+			Dir:                 filepath.Join("testdata", "harness"),
+			RequireExplicitExec: true,
+			RequireUniqueNames:  true,
+			Cmds:                scriptCmds,
+			// [yolo]: the harness has a native dangerous mode for --yolo;
+			// [mcp]: it takes an MCP server for one launch;
+			// [delivery]: it has a per-run context route for the packet;
+			// [imports-tools]: its store yields replies and tool results
+			// (not only the user's prompts: Descriptor.PromptsOnly);
+			// [postgres]: the ledger is on PostgreSQL (one ledger per
+			// script, whatever AI_MEMORY_HOME the script switches to).
+			Condition: func(cond string) (bool, error) {
+				switch cond {
+				case "postgres":
+					return backend == "postgres", nil
+				case "yolo":
+					return fake.Vars["YOLO"] != "", nil
+				case "mcp":
+					return d.MCPToolName != nil, nil
+				case "delivery": // the harness takes a per-run handoff
+					return fake.Vars["DELIVERY"] != "none", nil
+				case "imports-tools":
+					return !d.PromptsOnly, nil
+				}
+				return false, fmt.Errorf("unknown condition %q", cond)
+			},
+			Setup: func(e *testscript.Env) error {
+				if err := setupScript(e); err != nil {
+					return err
+				}
+				e.Setenv("H", d.Name)
+				e.Setenv("PRINT", fake.Print)
+				e.Setenv("PRODUCT", d.Product)
+				if d.MCPToolName != nil {
+					e.Setenv("MCP_SEARCH", d.MCPToolName(harness.MCPServerName, "search"))
+				}
+				e.Setenv("EXE", d.Executable)
+				other := otherHarness(d.Name)
+				e.Setenv("OTHER_H", other.Harness)
+				e.Setenv("OTHER_PRINT", other.Print)
+				for k, v := range fake.Vars {
+					e.Setenv(k, v)
+				}
+				if setup != nil {
+					return setup(e)
+				}
+				return nil
+			},
+		})
+	})
 }

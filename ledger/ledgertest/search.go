@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -22,6 +23,11 @@ func testSearch_Corpus(t *testing.T, be Backend) {
 		"rewrite it in C++ later",
 		`a "quoted" word and NEAR( parenthesis`,
 		"unrelated note about cafés",
+		"rename foo_bar to baz_qux",
+		"bar then foo, never adjacent",
+		`path C:\Users\o'brien\notes`,
+		"long " + strings.Repeat("x", 3000) + " token",
+		"日本語のテキスト and ÉTÉ",
 	}
 	var in []ledger.EventInput
 	for i, s := range texts {
@@ -34,14 +40,28 @@ func testSearch_Corpus(t *testing.T, be Backend) {
 	}{
 		{"ai-memory", []int64{1}},
 		{"error: foo", []int64{2}},
-		{"foo.bar", []int64{3}},
-		{"C++", []int64{4}},
+		{"foo.bar", []int64{7, 3}}, // foo then bar: foo_bar too
+		{"C++", []int64{4, 9}},     // the token c: C:\\ too
 		{`"unbalanced`, nil},
 		{`"quoted`, []int64{5}},
 		{"NEAR(", []int64{5}},
 		{"*", nil},
 		{"cafes", []int64{6}}, // remove_diacritics
 		{"AND OR NOT", nil},
+		// Identifiers are phrases of their tokens: foo_bar is foo then bar,
+		// as foo.bar is; "bar then foo" has both, not adjacent.
+		{"foo_bar", []int64{7, 3}},
+		{"FOO_BAR baz_qux", []int64{7}},
+		{"bar_foo", nil},
+		{"foo bar", []int64{8, 7, 3}},
+		{`o'brien`, []int64{9}},
+		{`C:\Users`, []int64{9}},
+		{`\ ' '' \'`, nil},
+		{strings.Repeat("x", 3000), []int64{10}},
+		{"日本語のテキスト", []int64{11}},
+		{"ete", []int64{11}},
+		{"NOT foo_bar", nil},
+		{"foo:* | bar & !baz <-> (", []int64{7}}, // foo, bar, baz: tsquery syntax is text
 	}
 	for _, tt := range tests {
 		evs, err := db.Search(ctx, ws.ID, tt.q, 10)

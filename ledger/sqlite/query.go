@@ -66,16 +66,22 @@ func (db *DB) notFound(err error, wsID, op string) error {
 	return db.wrap(err, op)
 }
 
+// querier runs queries: the pool (*sql.DB), a transaction or one connection.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // queryEvents runs a query selecting eventColumns.
 func (db *DB) queryEvents(ctx context.Context, wsID, query string, args ...any) ([]ledger.Event, error) {
-	out, _, err := db.queryEventRows(ctx, wsID, false, query, args...)
+	out, _, err := db.queryEventRows(ctx, db.sql, wsID, false, query, args...)
 	return out, err
 }
 
-// queryEventRows is queryEvents that also returns each event's storage row
-// id when withRids is set (search places its ranked rows by them).
-func (db *DB) queryEventRows(ctx context.Context, wsID string, withRids bool, query string, args ...any) ([]ledger.Event, []int64, error) {
-	rows, err := db.sql.QueryContext(ctx, query, args...)
+// queryEventRows is queryEvents on q that also returns each event's storage
+// row id when withRids is set (search places its ranked rows by them).
+func (db *DB) queryEventRows(ctx context.Context, q querier, wsID string, withRids bool, query string, args ...any) ([]ledger.Event, []int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, nil, db.wrap(err, "read events")
 	}

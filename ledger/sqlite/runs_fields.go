@@ -8,10 +8,6 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // SetRunSession records the native session the run's agent uses.
 func (db *DB) SetRunSession(ctx context.Context, runID, nativeID string) error {
 	return db.updateRun(ctx, runID, "set run session", sqlSetRunSession, nativeID, runID)

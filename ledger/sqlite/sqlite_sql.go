@@ -125,6 +125,8 @@ const (
 	// ?1 id: the workstream's key, its events and the ledger's events.
 	sqlSearchScope       = `SELECT wsk, event_count, (SELECT COALESCE(SUM(event_count), 0) FROM workstreams) FROM workstreams WHERE id = ?1`
 	sqlEventsByRidPrefix = `SELECT ` + eventColumns + eventsFrom + `WHERE e.rid IN (`
+	// SQLite's default page cache (2,000 KiB), restored after a search.
+	sqlDefaultCacheSize = `PRAGMA cache_size = -2000`
 )
 
 const (

@@ -17,6 +17,7 @@ type config struct {
 	runs     int
 	warmup   int
 	pty      bool
+	ledger   string // AI_MEMORY_LEDGER of the runs ("": the sandbox's SQLite)
 }
 
 func bench(args []string) int {
@@ -26,8 +27,9 @@ func bench(args []string) int {
 	fs.IntVar(&c.runs, "runs", 31, "measured runs of each variant (interleaved)")
 	fs.IntVar(&c.warmup, "warmup", 3, "unmeasured runs of each variant first (the first creates the ledger)")
 	fs.BoolVar(&c.pty, "pty", true, "give both variants a terminal (as when a user types the command)")
+	fs.StringVar(&c.ledger, "ledger", "", "the ledger of the measured runs (AI_MEMORY_LEDGER), e.g. a postgres:// URL; default the sandbox data home's SQLite")
 	if err := fs.Parse(args); err != nil || c.aiMemory == "" || c.runs < 1 || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: launchbench -ai-memory PATH [-runs N] [-warmup N] [-pty=false]")
+		fmt.Fprintln(os.Stderr, "usage: launchbench -ai-memory PATH [-runs N] [-warmup N] [-pty=false] [-ledger URL]")
 		return 2
 	}
 	if err := runBench(c); err != nil {
@@ -42,7 +44,7 @@ func runBench(c config) error {
 	if err != nil {
 		return fmt.Errorf("locate ai-memory: %w", err)
 	}
-	sb, err := newSandbox()
+	sb, err := newSandbox(c.ledger)
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ type sandbox struct {
 	env                       []string
 }
 
-func newSandbox() (*sandbox, error) {
+func newSandbox(ledger string) (*sandbox, error) {
 	root, err := os.MkdirTemp("", "launchbench-")
 	if err != nil {
 		return nil, fmt.Errorf("create sandbox: %w", err)
@@ -80,14 +82,14 @@ func newSandbox() (*sandbox, error) {
 	}
 	sb := &sandbox{root: root, repo: filepath.Join(root, "repo"), claude: filepath.Join(root, "bin", "claude"),
 		stamp: filepath.Join(root, "stamp")}
-	if err := sb.populate(); err != nil {
+	if err := sb.populate(ledger); err != nil {
 		os.RemoveAll(root)
 		return nil, err
 	}
 	return sb, nil
 }
 
-func (sb *sandbox) populate() error {
+func (sb *sandbox) populate(ledger string) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("locate launchbench: %w", err)
@@ -103,11 +105,15 @@ func (sb *sandbox) populate() error {
 	if out, err := exec.Command("git", "init", "-q", sb.repo).CombinedOutput(); err != nil {
 		return fmt.Errorf("git init: %v: %s", err, out)
 	}
-	sb.env = sandboxEnv(os.Environ(), map[string]string{
+	set := map[string]string{
 		"HOME": filepath.Join(sb.root, "home"), "AI_MEMORY_HOME": filepath.Join(sb.root, "data"),
 		"PATH":   filepath.Join(sb.root, "bin") + string(os.PathListSeparator) + os.Getenv("PATH"),
 		stampEnv: sb.stamp,
-	})
+	}
+	if ledger != "" {
+		set["AI_MEMORY_LEDGER"] = ledger
+	}
+	sb.env = sandboxEnv(os.Environ(), set)
 	return nil
 }
 

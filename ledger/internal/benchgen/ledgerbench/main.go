@@ -17,11 +17,13 @@ import (
 
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/internal/benchgen"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
+	_ "github.com/ai-memory/ai-memory/ledger/postgres"
+	_ "github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 type config struct {
 	home                       string
+	location                   string // the ledger: "" (SQLite in home) or a postgres:// URL
 	events, workstreams, batch int
 	avg                        int
 	seed                       int64
@@ -32,6 +34,7 @@ type config struct {
 func main() {
 	var c config
 	flag.StringVar(&c.home, "home", "", "data directory to create (must not exist)")
+	flag.StringVar(&c.location, "ledger", "", "ledger location: empty for SQLite in -home, or a postgres:// URL (an empty database or schema)")
 	flag.IntVar(&c.events, "events", 1_000_000, "total events")
 	flag.IntVar(&c.workstreams, "workstreams", 1000, "workstreams")
 	flag.IntVar(&c.batch, "batch", 400, "events per Append")
@@ -66,7 +69,7 @@ func run(ctx context.Context, c config) error {
 	if _, err := os.Stat(c.home); (err == nil) != c.searchOnly {
 		return fmt.Errorf("%s: pass a new directory (or an existing one with -search-only)", c.home)
 	}
-	db, err := sqlite.Open(ctx, c.home)
+	db, err := ledger.Open(ctx, ledger.Where{Home: c.home, Location: c.location})
 	if err != nil {
 		return err
 	}
@@ -88,6 +91,11 @@ func run(ctx context.Context, c config) error {
 	if err := searches(ctx, g, wss, inProcess(db)); err != nil {
 		return err
 	}
+	if c.location != "" && !c.searchOnly {
+		if err := serverSize(ctx, db, c.home, text); err != nil {
+			return err
+		}
+	}
 	if err := db.Close(); err != nil {
 		return err
 	}
@@ -96,13 +104,13 @@ func run(ctx context.Context, c config) error {
 			return err
 		}
 	}
-	if c.searchOnly {
+	if c.searchOnly || c.location != "" {
 		return nil
 	}
 	return sizes(c.home, text)
 }
 
-func makeWorkstreams(ctx context.Context, db *sqlite.DB, n int) ([]string, error) {
+func makeWorkstreams(ctx context.Context, db ledger.Ledger, n int) ([]string, error) {
 	ids := make([]string, n)
 	for i := range ids {
 		s := ledger.Scope{RepoFingerprint: fmt.Sprintf("repo-%d", i), WorktreeFingerprint: "wt"}
@@ -124,7 +132,7 @@ type batchRef struct {
 // over the whole table, as with interleaved real use) and keeps a sample of
 // batches for the re-import measurement. Only the time spent inside Append
 // counts, not generating the synthetic events.
-func ingest(ctx context.Context, db *sqlite.DB, g *benchgen.Gen, wss []string, c config) (int64, []batchRef, error) {
+func ingest(ctx context.Context, db ledger.Ledger, g *benchgen.Gen, wss []string, c config) (int64, []batchRef, error) {
 	var text int64
 	var sample []batchRef
 	var total, chunk time.Duration
@@ -173,7 +181,7 @@ func events(g *benchgen.Gen, ws string, from, n, avg int) []ledger.EventInput {
 	return out
 }
 
-func reimport(ctx context.Context, db *sqlite.DB, wss []string, sample []batchRef) error {
+func reimport(ctx context.Context, db ledger.Ledger, wss []string, sample []batchRef) error {
 	start := time.Now()
 	n := 0
 	for _, b := range sample {
@@ -199,7 +207,7 @@ type searcher struct {
 	run  func(ctx context.Context, ws, q string) (wall, cpu time.Duration, n int, err error)
 }
 
-func inProcess(db *sqlite.DB) searcher {
+func inProcess(db ledger.Ledger) searcher {
 	return searcher{"in-process", func(ctx context.Context, ws, q string) (time.Duration, time.Duration, int, error) {
 		t0, c0 := time.Now(), cpuTime()
 		evs, err := db.Search(ctx, ws, q, 20)
@@ -284,6 +292,18 @@ func sizes(home string, text int64) error {
 	})
 	fmt.Printf("SIZE text %.1f MB, ledger.db+WAL %.1f MB (%.2fx text), segments %.1f MB (%.2fx text), data home %.1f MB (%.2fx text)\n",
 		mb(text), mb(db), float64(db)/float64(text), mb(segs), float64(segs)/float64(text), mb(db+segs), float64(db+segs)/float64(text))
+	return nil
+}
+
+// serverSize reports a server ledger's database size (Health) against the text.
+func serverSize(ctx context.Context, db ledger.Ledger, home string, text int64) error {
+	h, err := db.Health(ctx, ledger.HealthOptions{})
+	if err != nil {
+		return err
+	}
+	for _, p := range h.Sizes {
+		fmt.Printf("SIZE %s %.1f MB (%.2fx text %.1f MB)\n", p.Name, mb(p.Bytes), float64(p.Bytes)/float64(text), mb(text))
+	}
 	return nil
 }
 

@@ -1,0 +1,161 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
+)
+
+// DB is an open PostgreSQL ledger. It is safe for concurrent use, and any
+// number of processes on any number of machines may open the same server.
+type DB struct {
+	// Now replaces the server's clock: a test hook that drives lease expiry
+	// and timestamps without sleeps. Nil in production, where every time
+	// the ledger stores or compares is the server's now().
+	Now func() time.Time
+	// ProcessAlive reports whether a lease owner's process still runs; only
+	// consulted for an owner on this host. Tests replace it.
+	ProcessAlive func(ledger.Owner) bool
+
+	pool     *pgxpool.Pool
+	home     string
+	location string // the URL as given: only ever shown through ledger.HidePassword
+	store    *durable.Store
+	schema   int
+	machine  string        // the machine id this handle acts as (ledger.Where.Machine)
+	lease    time.Duration // the lease length (ledger.LeaseDuration unless a test shortened it)
+}
+
+// Machine returns the machine id this handle acts as.
+func (db *DB) Machine() string { return db.machine }
+
+// here is a lease owner on this machine and host, to compare holders with.
+func (db *DB) here() ledger.Owner {
+	return ledger.Owner{Machine: db.machine, Host: ledger.Host()}
+}
+
+// adopt is the machine of a row restored from a snapshot written before
+// machines existed: the rebuilding machine's, as on SQLite.
+func (db *DB) adopt(machine string) string {
+	if machine == "" {
+		return db.machine
+	}
+	return machine
+}
+
+// Close closes the connection pool.
+func (db *DB) Close() error { db.pool.Close(); return nil }
+
+// Home returns the local data home (run directories, segments).
+func (db *DB) Home() string { return db.home }
+
+// Location names the server and database, the password hidden.
+func (db *DB) Location() string { return ledger.HidePassword(db.location) }
+
+// SchemaVersion returns the schema version of the open ledger.
+func (db *DB) SchemaVersion() int { return db.schema }
+
+// sqlNow is the server's time in microseconds.
+const sqlNow = `SELECT (extract(epoch FROM now()) * 1000000)::bigint`
+
+// tx is a transaction with the server time it runs at.
+type tx struct {
+	pgx.Tx
+	now int64 // µs
+}
+
+// withTx runs fn in one transaction (READ COMMITTED; writers of a
+// workstream serialise on its row lock, see lockWorkstream).
+func (db *DB) withTx(ctx context.Context, fn func(*tx) error) error {
+	return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error {
+		now, err := db.clock(ctx, t)
+		if err != nil {
+			return err
+		}
+		return fn(&tx{Tx: t, now: now})
+	})
+}
+
+// serverNow is the server's time, for reads outside a transaction.
+func (db *DB) serverNow(ctx context.Context) (int64, error) {
+	return db.clock(ctx, db.pool)
+}
+
+// clock is the time in µs: the server's, or the test hook's.
+func (db *DB) clock(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) (int64, error) {
+	if db.Now != nil {
+		return db.Now().UnixMicro(), nil
+	}
+	var now int64
+	err := q.QueryRow(ctx, sqlNow).Scan(&now)
+	return now, err
+}
+
+// wrap adds op to err, keeps ledger errors as they are, turns a refused
+// login or a lost or refused connection into one line saying what to check
+// that is ledger.ErrUnavailable (exit 69; --offline runs without the
+// server), and scrubs the password from whatever the driver said.
+func (db *DB) wrap(err error, op string) error {
+	if err == nil {
+		return nil
+	}
+	var ue *ledger.UserError
+	var be *ledger.BusyError
+	if errors.As(err, &ue) || errors.As(err, &be) {
+		return err
+	}
+	var pe *pgconn.PgError
+	switch {
+	case errors.As(err, &pe) && (pe.Code == "28P01" || pe.Code == "28000"):
+		err = &unavailable{cause: err, msg: fmt.Sprintf("%s: the ledger server %s refused the login (%s); check the user and password of the ledger URL, or run with --offline",
+			op, db.Location(), pe.Message)}
+	case unreachable(err):
+		err = &unavailable{cause: err, msg: fmt.Sprintf("%s: the ledger server %s is unreachable (%s); check that it runs and that the ledger URL is right, or run with --offline",
+			op, db.Location(), lastLine(err.Error()))}
+	default:
+		err = fmt.Errorf("%s: %w", op, err)
+	}
+	return ledger.ScrubError(err, db.location)
+}
+
+// unavailable is a one-line message over a driver error (whose own text
+// may span lines); it is ledger.ErrUnavailable, and errors.As still
+// reaches the driver's error.
+type unavailable struct {
+	msg   string
+	cause error
+}
+
+func (e *unavailable) Error() string   { return e.msg }
+func (e *unavailable) Unwrap() []error { return []error{ledger.ErrUnavailable, e.cause} }
+
+// unreachable reports a connection that could not be made or was lost.
+func unreachable(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne *net.OpError
+	return errors.As(err, &ce) || errors.As(err, &ne) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// lastLine is the last non-blank line of a driver message (pgx lists one
+// line per address tried; the last says what went wrong).
+func lastLine(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func fromMicro(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+type rowScanner interface{ Scan(...any) error }

@@ -1,0 +1,180 @@
+package postgres
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/rank"
+)
+
+// Search finds the workstream's events matching query, with the SQLite
+// backend's semantics: an empty query lists the newest events, latest in
+// conversation order first; otherwise every whitespace-separated word must
+// match as a phrase of its tokens (so `foo_bar` is foo followed by bar, and
+// `ai-memory` ai followed by memory), and the newest SearchCandidates
+// matches are ranked by ledger/rank. limit is ledger.ClampSearchLimit's.
+// Any input is safe: the tsquery is built here from tokens, never parsed
+// from the user's text.
+func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
+	limit = ledger.ClampSearchLimit(limit)
+	wsk, err := db.wsKey(ctx, wsID)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(query) == "" {
+		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, wsk, limit)
+		ledger.SortConversation(evs)
+		slices.Reverse(evs)
+		return evs, err
+	}
+	q := TSQuery(query)
+	if q == "" {
+		return nil, nil // only punctuation: nothing the index could match
+	}
+	rows, err := db.pool.Query(ctx, sqlSearchCandidates, wsk, q, ledger.SearchCandidates)
+	if err != nil {
+		return nil, db.wrap(err, "search")
+	}
+	cands := make([]rank.Candidate, 0, 64)
+	for rows.Next() {
+		var c rank.Candidate
+		if err := rows.Scan(&c.Key, &c.Content); err != nil {
+			rows.Close()
+			return nil, db.wrap(err, "search")
+		}
+		cands = append(cands, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, db.wrap(err, "search")
+	}
+	return db.eventsBySequence(ctx, wsID, wsk, rank.Rank(cands, query, limit))
+}
+
+// eventsBySequence loads the events with those sequences, in that order.
+func (db *DB) eventsBySequence(ctx context.Context, wsID string, wsk int64, seqs []int64) ([]ledger.Event, error) {
+	if len(seqs) == 0 {
+		return nil, nil
+	}
+	evs, err := db.queryEvents(ctx, wsID, sqlEventsBySequences, wsk, seqs)
+	if err != nil {
+		return nil, err
+	}
+	pos := make(map[int64]int, len(seqs))
+	for i, s := range seqs {
+		pos[s] = i
+	}
+	out := make([]ledger.Event, len(seqs))
+	for _, e := range evs {
+		out[pos[e.Sequence]] = e
+	}
+	return out, nil
+}
+
+// PostgreSQL's tsvector limits: a lexeme is at most 2046 bytes, positions
+// run from 1 to 16383 (later ones count as 16383) and a lexeme keeps at
+// most 256 of them.
+const (
+	maxLexeme    = 2046
+	maxPosition  = 16383
+	maxPositions = 256
+)
+
+// tsvectorOf is the text form of content's search document: every token of
+// rank.Tokens with its positions. Building it in Go, rather than with a
+// text search configuration, is what makes PostgreSQL tokenise exactly as
+// SQLite's unicode61 does (no stemming, no stop words, identifiers split
+// the same way), so one query corpus gives the same results on both.
+func tsvectorOf(content string) string {
+	toks := rank.Tokens(content)
+	if len(toks) == 0 {
+		return ""
+	}
+	pos := make(map[string][]int, len(toks))
+	order := make([]string, 0, len(toks))
+	for i, tok := range toks {
+		tok = clampLexeme(tok)
+		p := min(i+1, maxPosition)
+		ps, seen := pos[tok]
+		if !seen {
+			order = append(order, tok)
+		}
+		if len(ps) < maxPositions && (len(ps) == 0 || ps[len(ps)-1] != p) {
+			pos[tok] = append(ps, p)
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(content) + 4*len(toks))
+	for i, tok := range order {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		writeLexeme(&b, tok)
+		b.WriteByte(':')
+		for j, p := range pos[tok] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(p))
+		}
+	}
+	return b.String()
+}
+
+// TSQuery turns free text into a tsquery with QuoteFTS's meaning on SQLite:
+// each whitespace-separated word that holds a letter or digit becomes the
+// phrase of its tokens ('foo' <-> 'bar'), and the phrases are ANDed. ""
+// means nothing searchable is left.
+func TSQuery(query string) string {
+	var parts []string
+	for _, word := range strings.Fields(query) {
+		toks := rank.Tokens(word)
+		if len(toks) == 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteByte('(')
+		for i, tok := range toks {
+			if i > 0 {
+				b.WriteString(" <-> ")
+			}
+			writeLexeme(&b, clampLexeme(tok))
+		}
+		b.WriteByte(')')
+		parts = append(parts, b.String())
+	}
+	return strings.Join(parts, " & ")
+}
+
+// writeLexeme writes tok quoted for tsvector and tsquery input.
+func writeLexeme(b *strings.Builder, tok string) {
+	b.WriteByte('\'')
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; c {
+		case '\'':
+			b.WriteString("''")
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+}
+
+// clampLexeme cuts a token to the longest lexeme PostgreSQL stores, on a
+// rune boundary; documents and queries cut alike, so it still matches.
+func clampLexeme(tok string) string {
+	if len(tok) <= maxLexeme {
+		return tok
+	}
+	cut := maxLexeme
+	for cut > 0 && !utf8.RuneStart(tok[cut]) {
+		cut--
+	}
+	return tok[:cut]
+}

@@ -1,0 +1,119 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
+)
+
+// withStateTx runs fn in one transaction and, in the same transaction,
+// writes a state snapshot of the workstream fn names (none when it returns
+// ""), as the SQLite backend does: the snapshot is in place before the
+// commit, removed if the transaction fails, and older ones are pruned after
+// it commits. fn holds the workstream's row lock, which keeps snapshot
+// numbers growing. The snapshots are this machine's durable copy of what it
+// changed.
+func (db *DB) withStateTx(ctx context.Context, fn func(*tx) (wsID string, err error)) error {
+	var created, wsID string
+	var seq int64
+	err := db.withTx(ctx, func(t *tx) error {
+		var err error
+		if wsID, err = fn(t); err != nil || wsID == "" {
+			return err
+		}
+		snap, err := readState(ctx, t, wsID)
+		if err != nil {
+			return fmt.Errorf("snapshot workstream state: %w", err)
+		}
+		created, seq, err = db.store.WriteState(snap)
+		return err
+	})
+	switch {
+	case err != nil && created != "":
+		os.Remove(created)
+	case err == nil && created != "":
+		db.store.PruneState(wsID, seq)
+	}
+	return err
+}
+
+func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
+	s := durable.NewState()
+	w := &s.Workstream
+	err := t.QueryRow(ctx, sqlWorkstreamByID, wsID).Scan(&w.ID, &w.Name, &w.RepoFingerprint,
+		&w.WorktreeFingerprint, &w.Cwd, &w.CreatedAt, &w.SelectedAt, &w.UpdatedAt)
+	if err != nil {
+		return s, err
+	}
+	rows, err := t.Query(ctx, sqlStateLinks, wsID)
+	if err != nil {
+		return s, err
+	}
+	for rows.Next() {
+		var l durable.StateLink
+		if err := rows.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
+			rows.Close()
+			return s, err
+		}
+		s.Links = append(s.Links, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return s, err
+	}
+	rows, err = t.Query(ctx, sqlStateRuns, wsID, durable.StateRunsKept)
+	if err != nil {
+		return s, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r durable.StateRun
+		if err := rows.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &r.ExitCode, &r.StartedAt, &r.EndedAt,
+			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
+			return s, err
+		}
+		s.Runs = append(s.Runs, r)
+	}
+	return s, rows.Err()
+}
+
+// restoreWorkstream recreates a workstream the ledger does not know from
+// its newest state snapshot (see the SQLite backend). ok is false when the
+// directory has no snapshot.
+func (db *DB) restoreWorkstream(ctx context.Context, t *tx, wsID string, res *ledger.RebuildResult) (ok bool, err error) {
+	snap, ok, err := db.store.LatestState(wsID)
+	if err != nil || !ok {
+		return false, err
+	}
+	w := snap.Workstream
+	var taken bool
+	if err := t.QueryRow(ctx, sqlNameTaken, w.RepoFingerprint, w.WorktreeFingerprint, w.Name).Scan(&taken); err != nil {
+		return false, err
+	}
+	if taken {
+		w.Name = fmt.Sprintf("%s-restored-%.8s", w.Name, w.ID)
+		res.Renamed++
+	}
+	if _, err := t.Exec(ctx, sqlRestoreWorkstream, w.ID, w.RepoFingerprint, w.WorktreeFingerprint,
+		w.Name, w.Cwd, w.CreatedAt, w.SelectedAt, w.UpdatedAt); err != nil {
+		return false, fmt.Errorf("restore workstream %s: %w", w.ID, err)
+	}
+	for _, l := range snap.Links {
+		if _, err := t.Exec(ctx, sqlRestoreLink, w.ID, l.Harness, db.adopt(l.Machine), l.NativeSessionID, l.Current,
+			l.SourceCursor, l.DeliveryCursor, l.CreatedAt, l.UpdatedAt); err != nil {
+			return false, fmt.Errorf("restore link %s/%s: %w", l.Harness, l.NativeSessionID, err)
+		}
+	}
+	for _, r := range snap.Runs {
+		if _, err := t.Exec(ctx, sqlRestoreRun, r.ID, w.ID, r.Harness, r.NativeSessionID, r.State,
+			r.ExitCode, r.StartedAt, r.EndedAt, r.LeaseExpiresAt, r.OwnerHost, r.OwnerPID, r.OwnerStart, db.adopt(r.OwnerMachine),
+			r.SyncAfter, r.SyncThrough, r.ContextDelivered); err != nil {
+			return false, fmt.Errorf("restore run %s: %w", r.ID, err)
+		}
+	}
+	res.Restored++
+	return true, nil
+}
