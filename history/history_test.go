@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/history"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 func load(t *testing.T) (ledger.Ledger, history.Timeline) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
+	db, err := ledger.Open(ctx, testledger.Where(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestSummarize(t *testing.T) {
 // tail: its first prompt and its final answer are there, the gap is named.
 func TestSummarizeLongSession(t *testing.T) {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
+	db, err := ledger.Open(ctx, testledger.Where(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 // testClock is a settable clock for the ledger.
@@ -24,13 +24,13 @@ func (c *testClock) Set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 func openTestLedger(t *testing.T) (ledger.Ledger, ledger.Workstream, *testClock) {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), t.TempDir())
+	db, err := ledger.Open(context.Background(), testledger.Where(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	clock := &testClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
-	db.Now = clock.Now
+	testledger.SetClock(t, db, clock.Now)
 	ws, err := db.SelectWorkstream(context.Background(), ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w", Cwd: "/x"}, ledger.Selector{})
 	if err != nil {
 		t.Fatal(err)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/repo"
 	"github.com/ai-memory/ai-memory/transcript"
 )
@@ -80,7 +80,7 @@ func TestLiveImportLineByLine(t *testing.T) {
 // the transcript, then the final import, and returns the events in
 // conversation order as "sequence id content" lines.
 func liveOrderImport(t *testing.T, ctx context.Context, h harness.Descriptor, env Env, checkout string, write func(*launch)) string {
-	db, err := sqlite.Open(ctx, t.TempDir())
+	db, err := ledger.Open(ctx, testledger.Where(t, t.TempDir()))
 	must(t, err)
 	defer db.Close()
 	ws, err := db.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w", Cwd: checkout}, ledger.Selector{})

@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/ai-memory/ai-memory/harness"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 )
 
 func TestMCPServerFor(t *testing.T) {
-	db, err := sqlite.Open(context.Background(), t.TempDir())
+	db, err := ledger.Open(context.Background(), testledger.Where(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}

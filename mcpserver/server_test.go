@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/history"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 type fixture struct {
-	home  string
+	where ledger.Where
 	ws    ledger.Workstream
 	other ledger.Workstream
 	tl    history.Timeline
@@ -29,7 +29,7 @@ func newFixture(t *testing.T) fixture {
 	t.Helper()
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := sqlite.Open(ctx, home)
+	db, err := ledger.Open(ctx, testledger.Where(t, home))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,12 +47,12 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{home: home, ws: ws, other: other, tl: tl}
+	return fixture{where: testledger.Where(t, home), ws: ws, other: other, tl: tl}
 }
 
 func (f fixture) config(wsID, runID string) mcpserver.Config {
 	return mcpserver.Config{WorkstreamID: wsID, RunID: runID, RepoFingerprint: timelinefix.Scope.RepoFingerprint,
-		Open: func() (ledger.Ledger, error) { return sqlite.Open(context.Background(), f.home) }}
+		Open: func() (ledger.Ledger, error) { return ledger.Open(context.Background(), f.where) }}
 }
 
 // connect runs the server over in-memory transports and returns a client.

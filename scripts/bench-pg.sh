@@ -22,7 +22,8 @@ trap 'rm -rf "$work"' EXIT
 loadavg() { if [ -r /proc/loadavg ]; then cut -d' ' -f1-3 /proc/loadavg; else uptime | sed 's/.*load averages*: //'; fi; }
 go build -o "$work/ledgerbench" ./ledger/internal/benchgen/ledgerbench
 echo "LOAD before: $(loadavg) ($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) CPUs)"
-"$work/ledgerbench" -home "$work/home" -ledger "$AI_MEMORY_TEST_POSTGRES" -events "$events" -workstreams "$workstreams"
+"$work/ledgerbench" -home "$work/home" -ledger "$AI_MEMORY_TEST_POSTGRES" -server-pid "${AI_MEMORY_TEST_POSTGRES_PID:-0}" \
+	-events "$events" -workstreams "$workstreams"
 echo "LOAD after ledgerbench: $(loadavg)"
 go build -o "$work/ai-memory" ./cmd/ai-memory
 go build -o "$work/launchbench" ./launcher/internal/launchbench

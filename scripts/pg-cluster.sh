@@ -7,8 +7,10 @@
 #   scripts/pg-cluster.sh start      start it (installs Debian's postgresql if missing)
 #   scripts/pg-cluster.sh env        print `export AI_MEMORY_TEST_POSTGRES=<url>` for it
 #   scripts/pg-cluster.sh stop       stop it and remove its data
+#   scripts/pg-cluster.sh halt       stop it, keeping its data; resume starts it again
 #   scripts/pg-cluster.sh run CMD... start a fresh one, run CMD with AI_MEMORY_TEST_POSTGRES
-#                                    set, stop it however CMD ends (trap); CMD's exit code
+#                                    (and AI_MEMORY_TEST_POSTGRES_PID, the postmaster) set,
+#                                    stop it however CMD ends (trap); CMD's exit code
 #
 # AI_MEMORY_PG_DIR (default ${XDG_CACHE_HOME:-$HOME/.cache}/ai-memory-pg) holds the
 # cluster of start/stop; `run` uses a temporary one of its own.
@@ -39,7 +41,7 @@ install_pg() {
 # as runs a command as the cluster's owner: postgres when we are root.
 as() {
 	if [[ $(id -u) -eq 0 ]]; then
-		runuser -u postgres -- "$@"
+		(cd / && runuser -u postgres -- "$@") # from a directory postgres may enter
 	else
 		"$@"
 	fi
@@ -67,12 +69,32 @@ start() {
 		-E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; die "initdb failed"; }
 	mkdir -p "$dir/sock"
 	[[ $(id -u) -eq 0 ]] && chown postgres "$dir/sock"
-	# fsync stays on: the figures measured here are for a durable ledger.
-	as "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-		-o "-p $port -k $dir/sock -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null \
-		|| { cat "$dir/server.log" >&2; die "the server did not start (log: $dir/server.log)"; }
+	serve "$dir" "$port"
 	echo "postgres://aimem:$pw@127.0.0.1:$port/postgres?sslmode=disable" >"$dir/url"
 	chmod 0600 "$dir/url"
+}
+
+# serve DIR PORT starts the server of DIR's data directory on PORT.
+serve() {
+	local dir=$1 port=$2 bin
+	bin=$(pgbin)
+	# fsync stays on: the figures measured here are for a durable ledger.
+	as "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+		-o "-p $port -k $dir/sock -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB" start >/dev/null \
+		|| { cat "$dir/server.log" >&2; die "the server did not start (log: $dir/server.log)"; }
+}
+
+# halt stops the server and keeps its data; resume starts it again on the
+# same port (the e2e outage scenario: the server stopped mid-run).
+halt() {
+	local dir=$1
+	[[ -f $dir/url ]] || die "no cluster in $dir"
+	as "$(pgbin)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+}
+resume() {
+	local dir=$1
+	[[ -f $dir/url ]] || die "no cluster in $dir"
+	serve "$dir" "$(sed -E 's#^.*:([0-9]+)/.*$#\1#' "$dir/url")"
 }
 
 stop() {
@@ -87,6 +109,8 @@ case ${1:-} in
 start) start "$DIR"; echo "export AI_MEMORY_TEST_POSTGRES='$(cat "$DIR/url")'" ;;
 env) [[ -f $DIR/url ]] || die "no cluster running: scripts/pg-cluster.sh start"; echo "export AI_MEMORY_TEST_POSTGRES='$(cat "$DIR/url")'" ;;
 stop) stop "$DIR" ;;
+halt) halt "$DIR" ;;
+resume) resume "$DIR" ;;
 run)
 	shift
 	[[ $# -gt 0 ]] || die "usage: pg-cluster.sh run CMD..."
@@ -94,7 +118,7 @@ run)
 	trap 'stop "$tmp"' EXIT
 	trap 'exit 130' INT TERM
 	start "$tmp"
-	AI_MEMORY_TEST_POSTGRES=$(cat "$tmp/url") "$@"
+	AI_MEMORY_TEST_POSTGRES=$(cat "$tmp/url") AI_MEMORY_TEST_POSTGRES_PID=$(as head -1 "$tmp/data/postmaster.pid") "$@"
 	;;
-*) die "usage: pg-cluster.sh start|stop|env|run CMD..." ;;
+*) die "usage: pg-cluster.sh start|stop|halt|resume|env|run CMD..." ;;
 esac

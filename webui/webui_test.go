@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/ai-memory/ai-memory/history"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/internal/timelinefix"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/webui"
 )
 
@@ -41,7 +41,7 @@ func newFixture(t *testing.T) fixture {
 func newFixtureWith(t *testing.T, build func(context.Context, ledger.Ledger) (ledger.Workstream, error)) fixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, t.TempDir())
+	db, err := ledger.Open(ctx, testledger.Where(t, t.TempDir()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,9 +240,12 @@ func TestLiveSessionList(t *testing.T) {
 // A ledger.db replaced on disk (moved aside, then `ledger rebuild` into a
 // new file) is reopened on the next request, without restarting the ui.
 func TestReopenReplacedLedger(t *testing.T) {
+	if testledger.OnPostgres() {
+		t.Skip("replaces the SQLite ledger file on disk; a PostgreSQL ledger has no file")
+	}
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := sqlite.Open(ctx, home)
+	db, err := ledger.Open(ctx, testledger.Where(t, home))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +256,7 @@ func TestReopenReplacedLedger(t *testing.T) {
 	var clock atomic.Int64 // seconds; every request is 2 s later
 	s, err := webui.New(db, webui.Options{Token: token, Hosts: []string{"ui.test"},
 		Now:    func() time.Time { return time.Unix(clock.Add(2), 0) },
-		Reopen: func() (ledger.Ledger, error) { return sqlite.Open(ctx, home) }})
+		Reopen: func() (ledger.Ledger, error) { return ledger.Open(ctx, testledger.Where(t, home)) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +276,7 @@ func TestReopenReplacedLedger(t *testing.T) {
 	for _, f := range []string{"ledger.db", "ledger.db-wal", "ledger.db-shm"} {
 		os.Rename(filepath.Join(home, f), filepath.Join(aside, f))
 	}
-	fresh, err := sqlite.Open(ctx, home)
+	fresh, err := ledger.Open(ctx, testledger.Where(t, home))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/chromedp/chromedp"
 )
 
@@ -245,6 +246,7 @@ func browserEnv(t *testing.T, work string) []string {
 		t.Fatal(err)
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "AI_MEMORY_HOME=" + filepath.Join(work, "data"),
+		"AI_MEMORY_LEDGER=" + testledger.Where(t, filepath.Join(work, "data")).Location,
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"), "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"FAKE_HARNESS_LOG=" + filepath.Join(work, "fake.log"), "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}

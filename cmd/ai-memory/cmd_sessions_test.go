@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/sqlite"
 	"github.com/ai-memory/ai-memory/sessionindex"
 	"github.com/urfave/cli/v2"
 )
@@ -333,6 +333,9 @@ func TestSessionsLedgerAliveWithoutLedger(t *testing.T) {
 }
 
 func TestSessionsLedgerAliveBrokenLedgerCountsAsAlive(t *testing.T) {
+	if testledger.OnPostgres() {
+		t.Skip("a broken SQLite ledger file; PostgreSQL has no file to break")
+	}
 	home := t.TempDir()
 	if err := os.WriteFile(filepath.Join(home, "ledger.db"), []byte("not sqlite, not at all, definitely"), 0o600); err != nil {
 		t.Fatal(err)
@@ -350,7 +353,8 @@ func TestSessionsLedgerAliveBrokenLedgerCountsAsAlive(t *testing.T) {
 func TestSessionsLedgerAliveSeesLiveRun(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
-	db, err := sqlite.Open(ctx, home)
+	where := testledger.Where(t, home)
+	db, err := ledger.Open(ctx, where)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +371,7 @@ func TestSessionsLedgerAliveSeesLiveRun(t *testing.T) {
 	}
 	db.Close()
 	alive, release := sessLedgerAlive(ctx, func(k string) string {
-		return map[string]string{"AI_MEMORY_HOME": home}[k]
+		return map[string]string{"AI_MEMORY_HOME": home, "AI_MEMORY_LEDGER": where.Location}[k]
 	}, io.Discard)
 	defer release()
 	if !alive("codex", "LIVE") || alive("codex", "DEAD") || alive("claude", "LIVE") {

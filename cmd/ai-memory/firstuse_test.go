@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ai-memory/ai-memory/internal/testledger"
 )
 
 // TestFirstUse_ConcurrentProcesses starts 8 `ai-memory import` processes at
@@ -26,7 +29,8 @@ func TestFirstUse_ConcurrentProcesses(t *testing.T) {
 	mustRun(t, env, repoDir, "claude", "-p", "first use race", "--session-id", "11111111-2222-4333-8444-555555555555")
 	for r := 0; r < rounds; r++ {
 		home := filepath.Join(root, fmt.Sprintf("data-%d", r), "nested")
-		envR := append(append([]string(nil), env...), "AI_MEMORY_HOME="+home)
+		envR := append(append([]string(nil), env...), "AI_MEMORY_HOME="+home,
+			"AI_MEMORY_LEDGER="+testledger.Where(t, home).Location) // a fresh database on PostgreSQL: concurrent first migrations
 		var wg sync.WaitGroup
 		errs := make([]string, procs)
 		for i := 0; i < procs; i++ {
@@ -37,7 +41,7 @@ func TestFirstUse_ConcurrentProcesses(t *testing.T) {
 				cmd.Dir, cmd.Env = repoDir, envR
 				var out bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &out, &out
-				if err := cmd.Run(); err != nil {
+				if err := cmd.Run(); err != nil && !busyOnServer(out.String()) {
 					errs[i] = fmt.Sprintf("%v: %s", err, out.String())
 				}
 			}(i)
@@ -76,4 +80,13 @@ func mustRun(t *testing.T, env []string, dir, name string, args ...string) []byt
 		t.Fatalf("%s %v: %v\n%s", name, args, err, out)
 	}
 	return out
+}
+
+// busyOnServer accepts, on PostgreSQL only, an import that gave up on the
+// workstream lease after the launcher's busy window: there the first use
+// is a migration in one server transaction (what this test races), and on
+// a loaded machine eight imports under -race can hold the lease for longer
+// than the window. Any other failure still fails.
+func busyOnServer(out string) bool {
+	return testledger.OnPostgres() && strings.Contains(out, "workstream is busy: a import run")
 }

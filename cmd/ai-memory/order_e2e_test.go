@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -57,6 +58,7 @@ func importOrdered(t *testing.T, raw []byte, lineByLine bool) orderedOutput {
 	}
 	t.Setenv("HOME", home)
 	t.Setenv("AI_MEMORY_HOME", data)
+	t.Setenv("AI_MEMORY_LEDGER", testledger.Where(t, data).Location)
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Chdir(repo)
 	text := strings.ReplaceAll(string(raw), "/home/user/project", repo)

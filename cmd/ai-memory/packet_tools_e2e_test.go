@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/transcript"
 )
 
@@ -41,7 +42,9 @@ func TestPacketToolResults(t *testing.T) {
 				t.Fatalf("git init: %v: %s", err, out)
 			}
 			t.Setenv("HOME", home)
-			t.Setenv("AI_MEMORY_HOME", filepath.Join(t.TempDir(), "data"))
+			data := filepath.Join(t.TempDir(), "data")
+			t.Setenv("AI_MEMORY_HOME", data)
+			t.Setenv("AI_MEMORY_LEDGER", testledger.Where(t, data).Location)
 			t.Setenv("CLAUDE_CONFIG_DIR", "")
 			t.Setenv("CODEX_HOME", "")
 			t.Chdir(repo)

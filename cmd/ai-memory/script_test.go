@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/harness"
 	"github.com/ai-memory/ai-memory/harness/harnesstest"
+	"github.com/ai-memory/ai-memory/internal/testledger"
 	"github.com/ai-memory/ai-memory/transcript"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -34,11 +36,12 @@ func TestMain(m *testing.M) {
 
 // scriptCmds are the custom testscript commands (see each cmd* doc).
 var scriptCmds = map[string]func(*testscript.TestScript, bool, []string){
-	"status":   cmdStatus,
-	"waitfile": cmdWaitFile,
-	"sleep":    cmdSleep,
-	"sessions": cmdSessions,
-	"fault":    cmdFault,
+	"status":    cmdStatus,
+	"waitfile":  cmdWaitFile,
+	"sleep":     cmdSleep,
+	"sessions":  cmdSessions,
+	"newledger": cmdNewLedger,
+	"fault":     cmdFault,
 }
 
 func TestScripts(t *testing.T) {
@@ -49,7 +52,22 @@ func TestScripts(t *testing.T) {
 		RequireUniqueNames:  true,
 		Setup:               setupScript,
 		Cmds:                scriptCmds,
+		Condition:           backendCondition(testledger.Backend()),
 	})
+}
+
+// backendCondition answers the scripts' [sqlite] and [postgres]
+// conditions: which backend holds the ledger. Scripts about the SQLite
+// file itself (its path, modes, damage, rebuild of the file) skip on
+// PostgreSQL and say why.
+func backendCondition(backend string) func(string) (bool, error) {
+	return func(cond string) (bool, error) {
+		switch cond {
+		case "sqlite", "postgres":
+			return cond == backend, nil
+		}
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
 }
 
 // setupScript isolates every script: its own HOME, data home and harness
@@ -78,7 +96,40 @@ func setupScript(e *testscript.Env) error {
 	// BINDIR holds the registered executables (ai-memory and the fakes), so a
 	// script can build a PATH that has ai-memory but no harness.
 	e.Setenv("BINDIR", strings.SplitN(os.Getenv("PATH"), string(os.PathListSeparator), 2)[0])
+	e.Setenv("LEDGER_BACKEND", testledger.Backend())
+	return newScriptLedger(e.Setenv, e.Defer, testledger.Backend())
+}
+
+// newScriptLedger gives a script a ledger of its own on backend (the one
+// under test, testledger, or postgres for TestHarnessScripts_Postgres): on
+// PostgreSQL a fresh database, dropped when the script ends, named by
+// AI_MEMORY_LEDGER; on SQLite nothing, the data home's file being the
+// script's own.
+func newScriptLedger(setenv func(string, string), deferFn func(func()), backend string) error {
+	if backend != "postgres" {
+		return nil
+	}
+	server, err := testledger.Server()
+	if err != nil {
+		return err
+	}
+	loc, drop, err := testledger.NewDatabase(context.Background(), server)
+	if err != nil {
+		return err
+	}
+	setenv("AI_MEMORY_LEDGER", loc)
+	deferFn(drop)
 	return nil
+}
+
+// cmdNewLedger gives the rest of the script an empty ledger: on PostgreSQL
+// a fresh database in AI_MEMORY_LEDGER; on SQLite nothing (the script
+// switches AI_MEMORY_HOME, whose file is new). Usage: newledger
+func cmdNewLedger(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: newledger")
+	}
+	ts.Check(newScriptLedger(ts.Setenv, ts.Defer, ts.Getenv("LEDGER_BACKEND")))
 }
 
 // cmdStatus runs a command and checks its exact exit code:
@@ -220,14 +271,14 @@ func otherHarness(name string) harnesstest.Fake {
 // registered harness without a fake fails here.
 func TestHarnessScripts(t *testing.T) {
 	for _, d := range harness.All() {
-		runHarnessScripts(t, d, "sqlite", nil)
+		runHarnessScripts(t, d, testledger.Backend())
 	}
 }
 
 // runHarnessScripts runs testdata/harness for one harness on the ledger
-// backend named (the [postgres] condition); setup, when set, adds to every
-// script's environment (the ledger of another backend).
-func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string, setup func(*testscript.Env) error) {
+// backend named ([sqlite] and [postgres] conditions; a fresh ledger per
+// script, see newScriptLedger).
+func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string) {
 	fake, ok := harnesstest.FakeFor(d.Name)
 	if !ok {
 		t.Errorf("%s has no fake in harness/harnesstest", d.Name)
@@ -252,8 +303,8 @@ func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string, setup
 			// script, whatever AI_MEMORY_HOME the script switches to).
 			Condition: func(cond string) (bool, error) {
 				switch cond {
-				case "postgres":
-					return backend == "postgres", nil
+				case "sqlite", "postgres":
+					return backendCondition(backend)(cond)
 				case "yolo":
 					return fake.Vars["YOLO"] != "", nil
 				case "mcp":
@@ -269,6 +320,12 @@ func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string, setup
 				if err := setupScript(e); err != nil {
 					return err
 				}
+				if backend != testledger.Backend() {
+					e.Setenv("LEDGER_BACKEND", backend)
+					if err := newScriptLedger(e.Setenv, e.Defer, backend); err != nil {
+						return err
+					}
+				}
 				e.Setenv("H", d.Name)
 				e.Setenv("PRINT", fake.Print)
 				e.Setenv("PRODUCT", d.Product)
@@ -281,9 +338,6 @@ func runHarnessScripts(t *testing.T, d harness.Descriptor, backend string, setup
 				e.Setenv("OTHER_PRINT", other.Print)
 				for k, v := range fake.Vars {
 					e.Setenv(k, v)
-				}
-				if setup != nil {
-					return setup(e)
 				}
 				return nil
 			},

@@ -211,3 +211,49 @@ func TestAppend_TwoMachinesOneWorkstream(t *testing.T) {
 		}
 	}
 }
+
+// Both ways to find candidates (the newest window, then the index) give
+// the newest matches: a small window must answer as a big one does.
+func TestSearch_WindowThenIndex(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	ws, err := db.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []ledger.EventInput
+	for i := range 60 {
+		text := fmt.Sprintf("filler %d", i)
+		if i%7 == 0 {
+			text = fmt.Sprintf("rare needle %d", i)
+		}
+		evs = append(evs, ledger.EventInput{Harness: "claude", SourceRecordID: fmt.Sprint(i), Kind: ledger.KindMessage, Content: text})
+	}
+	if _, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, Events: evs}); err != nil {
+		t.Fatal(err)
+	}
+	search := func(window int64, q string) []int64 {
+		t.Helper()
+		old := searchWindow
+		searchWindow = window
+		defer func() { searchWindow = old }()
+		got, err := db.Search(ctx, ws.ID, q, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seqs []int64
+		for _, e := range got {
+			seqs = append(seqs, e.Sequence)
+		}
+		return seqs
+	}
+	for _, q := range []string{"rare needle", "filler", "needle 56", "absent"} {
+		big, small := search(1000, q), search(5, q)
+		if fmt.Sprint(big) != fmt.Sprint(small) {
+			t.Errorf("Search(%q) = %v with a 5-event window, %v with the whole workstream in it", q, small, big)
+		}
+	}
+	if got := search(5, "rare needle"); len(got) != 9 {
+		t.Errorf("Search(rare needle) = %v; want the 9 events", got)
+	}
+}

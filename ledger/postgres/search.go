@@ -21,9 +21,10 @@ import (
 // from the user's text.
 func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
 	limit = ledger.ClampSearchLimit(limit)
-	wsk, err := db.wsKey(ctx, wsID)
+	var wsk, size int64
+	err := db.pool.QueryRow(ctx, sqlWorkstreamSize, wsID).Scan(&wsk, &size)
 	if err != nil {
-		return nil, err
+		return nil, db.notFound(err, wsID, "read workstream")
 	}
 	if strings.TrimSpace(query) == "" {
 		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, wsk, limit)
@@ -35,7 +36,29 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	if q == "" {
 		return nil, nil // only punctuation: nothing the index could match
 	}
-	rows, err := db.pool.Query(ctx, sqlSearchCandidates, wsk, q, ledger.SearchCandidates)
+	// The newest window first: a common query fills the candidates there
+	// (and a small workstream is all in it), at a bounded cost. Only when
+	// the window holds fewer than SearchCandidates matches and the
+	// workstream is bigger than it does the index search the rest; a query
+	// that rare has short posting lists. Either way the candidates are the
+	// newest SearchCandidates matches, as on SQLite.
+	cands, err := db.candidates(ctx, sqlSearchNewest, wsk, q, ledger.SearchCandidates, searchWindow)
+	if err == nil && len(cands) < ledger.SearchCandidates && size > searchWindow {
+		cands, err = db.candidates(ctx, sqlSearchCandidates, wsk, q, ledger.SearchCandidates)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return db.eventsBySequence(ctx, wsID, wsk, rank.Rank(cands, query, limit))
+}
+
+// searchWindow is how many of a workstream's newest events a search scans
+// before it turns to the index.
+var searchWindow int64 = 20000
+
+// candidates runs a candidate query (sequence and content of matches).
+func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]rank.Candidate, error) {
+	rows, err := db.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, db.wrap(err, "search")
 	}
@@ -49,10 +72,7 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 		cands = append(cands, c)
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, db.wrap(err, "search")
-	}
-	return db.eventsBySequence(ctx, wsID, wsk, rank.Rank(cands, query, limit))
+	return cands, db.wrap(rows.Err(), "search")
 }
 
 // eventsBySequence loads the events with those sequences, in that order.

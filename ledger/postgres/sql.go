@@ -114,8 +114,14 @@ const (
 	sqlFirstOfKindRole   = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence >= $2 AND e.sequence <= $3 AND e.kind = $4 AND e.role = $5 ORDER BY e.sequence LIMIT 1`
 	sqlEventsBySequences = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence = ANY($2::bigint[])`
 	// $1 wsk, $2 tsquery, $3 candidate bound: the newest matches only,
-	// ranked in Go (ledger/rank) as on SQLite.
+	// ranked in Go (ledger/rank) as on SQLite. Two ways to find them
+	// (search.go): the GIN index, whose cost grows with the matches in the
+	// whole ledger, and a scan of the workstream's newest $4 events
+	// newest-first (the primary key), whose cost is bounded by $4.
 	sqlSearchCandidates = `SELECT sequence, content FROM events WHERE wsk = $1 AND tsv @@ $2::tsquery ORDER BY sequence DESC LIMIT $3`
+	sqlSearchNewest     = `SELECT sequence, content FROM (SELECT sequence, content, tsv FROM events WHERE wsk = $1 ORDER BY sequence DESC LIMIT $4) w
+  WHERE tsv @@ $2::tsquery ORDER BY sequence DESC LIMIT $3`
+	sqlWorkstreamSize = `SELECT wsk, event_count FROM workstreams WHERE id = $1`
 	// Segments are named segments/<ws>/<run>-<hash>.jsonl; $1 and $2 bound
 	// the run's name prefix (a range scan of the path index).
 	sqlRunSegmentRange   = `SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) FROM segments WHERE path >= $1 AND path < $2`

@@ -34,6 +34,37 @@ acc_setup() {
 	fi
 	rig_env "$HOME_DIR" "$(dirname "$AIM")" "${bins[@]}"
 	RIG_ENV+=("AI_MEMORY_HOME=$RIG_TMP/amdata")
+	acc_ledger || exit 1
+}
+
+# acc_ledger puts the ledger on PostgreSQL when AI_MEMORY_ACCEPTANCE_LEDGER
+# is postgres (default sqlite: the data home's file): a fresh database on
+# the server AI_MEMORY_TEST_POSTGRES (`make acceptance-pg` runs the script
+# inside scripts/pg-cluster.sh run), named by AI_MEMORY_LEDGER in RIG_ENV
+# and dropped by rig_cleanup. ACC_LEDGER_URL is its URL ("" on SQLite).
+acc_ledger() {
+	ACC_LEDGER_URL=
+	case ${AI_MEMORY_ACCEPTANCE_LEDGER:-sqlite} in
+	sqlite) return 0 ;;
+	postgres) ;;
+	*)
+		echo "FAIL: AI_MEMORY_ACCEPTANCE_LEDGER=$AI_MEMORY_ACCEPTANCE_LEDGER: want sqlite or postgres"
+		return 1
+		;;
+	esac
+	if [[ -z ${AI_MEMORY_TEST_POSTGRES:-} ]]; then
+		echo "FAIL: AI_MEMORY_ACCEPTANCE_LEDGER=postgres needs AI_MEMORY_TEST_POSTGRES (a server URL): run under scripts/pg-cluster.sh run (make acceptance-pg)"
+		return 1
+	fi
+	local name="acc_$$_$RANDOM"
+	psql -X -q "$AI_MEMORY_TEST_POSTGRES" -c "CREATE DATABASE $name" >"$RIG_TMP/createdb.log" 2>&1 || {
+		echo "FAIL: could not create the acceptance database: $(tail -n 1 "$RIG_TMP/createdb.log")"
+		return 1
+	}
+	RIG_DROP_DB=$name
+	ACC_LEDGER_URL=$(sed -E "s#^([a-z]+://[^/?]+)/?[^?]*#\1/$name#" <<<"$AI_MEMORY_TEST_POSTGRES")
+	RIG_ENV+=("AI_MEMORY_LEDGER=$ACC_LEDGER_URL")
+	echo "ledger: PostgreSQL, database $name"
 }
 
 # acc_build runs `make build` (skipped with AI_MEMORY_ACCEPTANCE_REBUILD=0)
@@ -73,18 +104,30 @@ aim_step() {
 
 # acc_events writes the workstream's events, ordered by sequence, as a JSON
 # array to $RIG_TMP/events.json, from `workstream-search --json`. If that
-# command fails (a FAIL), the events are read from ledger.db with sqlite3 so
+# command fails (a FAIL), the events are read from ledger.db with sqlite3 (or
+# the PostgreSQL database with psql) so
 # that the remaining assertions still say something.
 acc_events() {
 	local db="file:$RIG_TMP/amdata/ledger.db?mode=ro"
-	# Schema v2 (docs/ledger.md): harness and native session live in sources.
-	sqlite3 -json "$db" 'select e.sequence, s.harness, s.native_session_id, e.kind, e.role, e.content
-		from events e join sources s on s.id = e.source_id order by e.sequence' >"$RIG_TMP/events.db.json" 2>"$RIG_TMP/events.db.err" ||
-		echo '[]' >"$RIG_TMP/events.db.json"
+	# Schema v2 (docs/ledger.md): harness and native session live in sources
+	# (the same tables on PostgreSQL).
+	local q='select e.sequence, s.harness, s.native_session_id, e.kind, e.role, e.content
+		from events e join sources s on s.id = e.source_id order by e.sequence'
+	if [[ -n ${ACC_LEDGER_URL:-} ]]; then
+		psql -X -At "$ACC_LEDGER_URL" -c "select coalesce(json_agg(t), '[]') from ($q) t" >"$RIG_TMP/events.db.json" 2>"$RIG_TMP/events.db.err" ||
+			echo '[]' >"$RIG_TMP/events.db.json"
+	else
+		sqlite3 -json "$db" "$q" >"$RIG_TMP/events.db.json" 2>"$RIG_TMP/events.db.err" ||
+			echo '[]' >"$RIG_TMP/events.db.json"
+	fi
 	[[ -s $RIG_TMP/events.db.json ]] || echo '[]' >"$RIG_TMP/events.db.json"
+	if [[ -n ${ACC_LEDGER_URL:-} ]]; then
+		check "ledger: on PostgreSQL, no ledger.db in the data home" test ! -e "$RIG_TMP/amdata/ledger.db"
+		check "ledger: PostgreSQL holds the events" test "$(jq length "$RIG_TMP/events.db.json")" -gt 0
+	fi
 	if aim workstream-search --json --limit 100 >"$RIG_TMP/events.raw" 2>"$RIG_TMP/events.err"; then
 		jq 'sort_by(.sequence)' "$RIG_TMP/events.raw" >"$RIG_TMP/events.json"
-		check "workstream-search --json lists the same events as ledger.db" eq \
+		check "workstream-search --json lists the same events as the ledger's tables" eq \
 			"$(jq -c '[.[] | [.sequence, .kind, .content]]' "$RIG_TMP/events.json")" \
 			"$(jq -c '[.[] | [.sequence, .kind, .content]]' "$RIG_TMP/events.db.json")"
 	else

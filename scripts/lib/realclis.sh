@@ -40,6 +40,9 @@ rig_init() {
 rig_cleanup() {
 	local rc=$?
 	rig_mock_stop
+	if [[ -n ${RIG_DROP_DB:-} ]]; then
+		psql -X -q "$AI_MEMORY_TEST_POSTGRES" -c "DROP DATABASE IF EXISTS $RIG_DROP_DB WITH (FORCE)" >/dev/null 2>&1 || true
+	fi
 	if [[ -n ${RIG_TMUX_SOCKET:-} ]] && command -v tmux >/dev/null; then
 		tmux -L "$RIG_TMUX_SOCKET" kill-server 2>/dev/null || true
 	fi

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -29,6 +31,7 @@ type config struct {
 	seed                       int64
 	cli                        string // ai-memory binary for CLI search timings
 	searchOnly                 bool   // search an existing home built by an earlier run
+	serverPID                  int    // a local PostgreSQL server's postmaster: its CPU is measured too
 }
 
 func main() {
@@ -41,6 +44,7 @@ func main() {
 	flag.IntVar(&c.avg, "avg", 500, "average content bytes")
 	flag.Int64Var(&c.seed, "seed", 1, "generator seed")
 	flag.StringVar(&c.cli, "cli", "", "also time `ai-memory workstream-search` through this binary (one process per query)")
+	flag.IntVar(&c.serverPID, "server-pid", 0, "pid of the local PostgreSQL postmaster serving -ledger, to report the server's CPU time of the ingest (Linux)")
 	flag.BoolVar(&c.searchOnly, "search-only", false, "only run the searches, on a home an earlier run built with the same -workstreams")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to `FILE`")
 	flag.Parse()
@@ -81,8 +85,14 @@ func run(ctx context.Context, c config) error {
 	var text int64
 	if !c.searchOnly {
 		var sample []batchRef
+		s0, c0 := serverCPU(c.serverPID), cpuTime()
 		if text, sample, err = ingest(ctx, db, g, wss, c); err != nil {
 			return err
+		}
+		if c.serverPID > 0 {
+			s, cl := serverCPU(c.serverPID)-s0, cpuTime()-c0
+			fmt.Printf("INGEST CPU: server %.1fs + client %.1fs (generation included) = %.0f events per server CPU-second, %.0f per CPU-second in all\n",
+				s.Seconds(), cl.Seconds(), float64(c.events)/s.Seconds(), float64(c.events)/(s+cl).Seconds())
 		}
 		if err := reimport(ctx, db, wss, sample); err != nil {
 			return err
@@ -316,3 +326,41 @@ func fileSize(p string) int64 {
 }
 
 func mb(n int64) float64 { return float64(n) / 1e6 }
+
+// serverCPU is the CPU time of a PostgreSQL server so far: the postmaster
+// with its reaped children, plus its live children (the backends). 0 when
+// pid is 0 or /proc cannot tell (not Linux).
+func serverCPU(pid int) time.Duration {
+	if pid <= 0 {
+		return 0
+	}
+	total := procTicks(pid, true)
+	kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, k := range strings.Fields(string(kids)) {
+		if n, err := strconv.Atoi(k); err == nil {
+			total += procTicks(n, false)
+		}
+	}
+	return time.Duration(total) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+}
+
+// procTicks is utime+stime of pid (with cutime+cstime: its reaped
+// children's), in clock ticks.
+func procTicks(pid int, children bool) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	var t int64
+	last := 12
+	if children {
+		last = 14
+	}
+	for i := 11; i <= last && i < len(f); i++ {
+		n, _ := strconv.ParseInt(f[i], 10, 64)
+		t += n
+	}
+	return t
+}
