@@ -52,7 +52,10 @@ func ImportSessions(ctx context.Context, o ImportOptions, env Env) ([]ImportStat
 		return nil, err
 	}
 	defer db.Close()
-	scope := ScopeOf(id)
+	scope, err := scopeOf(ctx, db, id)
+	if err != nil {
+		return nil, err
+	}
 	ws, err := db.SelectWorkstream(ctx, scope, ledger.Selector{Name: o.Workstream})
 	if err != nil {
 		return nil, &Error{Code: CodeUsage, Err: err}

@@ -111,7 +111,10 @@ func bareWorkstream(ctx context.Context, db ledger.Ledger, id repo.Identity, nam
 	if name != "" {
 		return findWorkstream(ctx, db, id, name)
 	}
-	scope := ScopeOf(id)
+	scope, err := scopeOf(ctx, db, id)
+	if err != nil {
+		return ledger.Workstream{}, err
+	}
 	ws, _, err := db.CurrentWorkstream(ctx, scope)
 	if err != nil {
 		return ws, wrapperError("read workstream", err)

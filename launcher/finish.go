@@ -133,9 +133,15 @@ func (l *launch) settleDelivery(ctx context.Context, sess transcript.Session, ob
 }
 
 // recoverRuns imports what runs of dead launchers left behind and marks
-// their session-index records interrupted.
+// their session-index records interrupted. A run of another machine is
+// left alone: its transcript and session index are in that machine's
+// stores, and its tail is imported there, from its link's source cursor,
+// when that machine resumes the session.
 func (l *launch) recoverRuns(ctx context.Context, reclaimed []ledger.Run) {
 	for _, r := range reclaimed {
+		if r.Owner.Machine != l.db.Machine() {
+			continue
+		}
 		l.index.markInterrupted(r.Harness, r.NativeSessionID)
 		if r.NativeSessionID == "" {
 			continue

@@ -68,7 +68,10 @@ func PreviewHandoff(ctx context.Context, harnessName, workstream string, env Env
 }
 
 func findWorkstream(ctx context.Context, db ledger.Ledger, id repo.Identity, name string) (ledger.Workstream, error) {
-	scope := ScopeOf(id)
+	scope, err := scopeOf(ctx, db, id)
+	if err != nil {
+		return ledger.Workstream{}, err
+	}
 	if name == "" {
 		ws, ok, err := db.CurrentWorkstream(ctx, scope)
 		if err != nil {

@@ -116,7 +116,10 @@ func (l *launch) selectWorkstream(ctx context.Context) error {
 	if l.o.New != "" {
 		sel = ledger.Selector{Name: l.o.New, Create: true}
 	}
-	scope := ScopeOf(id)
+	scope, err := scopeOf(ctx, l.db, id)
+	if err != nil {
+		return err
+	}
 	ws, err := l.db.SelectWorkstream(ctx, scope, sel)
 	if err != nil {
 		return &Error{Code: CodeUsage, Err: err}

@@ -231,7 +231,11 @@ func usePTY(env Env, interactive bool) bool {
 	return interactive && agentproc.IsTerminal(env.Stdin) && agentproc.IsTerminal(env.Stdout)
 }
 
-// ScopeOf is the ledger scope (workstream key) of a checkout identity.
-func ScopeOf(id repo.Identity) ledger.Scope {
-	return ledger.Scope{RepoFingerprint: id.RepoFingerprint, WorktreeFingerprint: id.WorktreeFingerprint, Cwd: id.Root}
+// scopeOf is ResolveScope for a launch: its error is the launcher's.
+func scopeOf(ctx context.Context, db ledger.Ledger, id repo.Identity) (ledger.Scope, error) {
+	s, err := ResolveScope(ctx, db, id)
+	if err != nil {
+		return s, wrapperError("identify repository", err)
+	}
+	return s, nil
 }

@@ -47,6 +47,14 @@ type Workstreams interface {
 	ListWorkstreams(ctx context.Context, s Scope) ([]WorkstreamSummary, error)
 	AllWorkstreams(ctx context.Context) ([]WorkstreamSummary, error)
 	Established(ctx context.Context, wsID string) (bool, error)
+	// MoveScope moves every workstream of scope from into scope to, with
+	// its id, events, links and runs: a checkout's identity changed (the
+	// upgrade to portable identity, a repository's first commit). A name
+	// already taken in to gets the suffix "-<first 8 of its id>"; to.Cwd,
+	// when set, becomes the moved workstreams' cwd. Moving an empty scope,
+	// or a scope onto itself, changes nothing, so callers may call it on
+	// every launch; with nothing to move it only reads.
+	MoveScope(ctx context.Context, from, to Scope) (moved int, err error)
 }
 
 // Runs are launches of an agent; a run's lease makes it the one writer of

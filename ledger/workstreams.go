@@ -63,3 +63,18 @@ func ValidateName(name string) error {
 func invisible(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 }
+
+// MovedName is the name a workstream moved by MoveScope takes when its own
+// is taken in the scope it moves to: the name, cut to stay within
+// MaxNameRunes, plus "-" and the first 8 characters of its id (unique in
+// practice, and it tells the user which workstream it was).
+func MovedName(name, id string) string {
+	suffix := "-" + id
+	if len(id) > 8 {
+		suffix = "-" + id[:8]
+	}
+	if r := []rune(name); len(r)+len(suffix) > MaxNameRunes {
+		name = string(r[:MaxNameRunes-len(suffix)])
+	}
+	return name + suffix
+}

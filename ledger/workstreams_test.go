@@ -34,3 +34,15 @@ func TestValidateName(t *testing.T) {
 		})
 	}
 }
+
+func TestMovedName(t *testing.T) {
+	id := "01a2357f-de47-75b8-a19e-30a8c0050f66"
+	if got := MovedName("default", id); got != "default-01a2357f" {
+		t.Fatalf("MovedName = %q", got)
+	}
+	long := strings.Repeat("é", MaxNameRunes)
+	got := MovedName(long, id)
+	if err := ValidateName(got); err != nil || !strings.HasSuffix(got, "-01a2357f") {
+		t.Fatalf("MovedName of a %d-rune name = %q (%v); want a valid name with the suffix", MaxNameRunes, got, err)
+	}
+}

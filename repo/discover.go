@@ -15,6 +15,7 @@ import (
 // location is where discovery found the repository of a directory.
 type location struct {
 	root      string // canonical worktree top-level (the bare dir for a bare repo)
+	gitDir    string // canonical git dir of this worktree
 	commonDir string // canonical common dir shared by all worktrees
 }
 
@@ -106,7 +107,7 @@ func fromGitDir(root, gitDir string) (location, bool) {
 	if err != nil || !isDir(filepath.Join(common, "objects")) || !isDir(filepath.Join(common, "refs")) {
 		return location{}, false
 	}
-	return location{root: root, commonDir: common}, true
+	return location{root: root, gitDir: gitDir, commonDir: common}, true
 }
 
 // commonDirOf resolves <gitDir>/commondir (relative to gitDir) when present,

@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,7 +58,9 @@ func TestIdentify_RealGitAgreesWithGit(t *testing.T) {
 		}
 		top := git(t, dir, "rev-parse", "--show-toplevel")
 		common := git(t, dir, "rev-parse", "--path-format=absolute", "--git-common-dir")
-		if want := expectedIdentity(canon(t, top), canon(t, common), true); id != want {
+		want := expectedIdentity(canon(t, top), canon(t, common), true)
+		want.GitDir = canon(t, git(t, dir, "rev-parse", "--path-format=absolute", "--git-dir"))
+		if id != want {
 			t.Errorf("Identify(%s)\n got %+v\nwant %+v", dir, id, want)
 		}
 	}
@@ -77,7 +80,57 @@ func TestIdentify_RealBareRepo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := expectedIdentity(dir, dir, true); id != want {
+	want := expectedIdentity(dir, dir, true)
+	want.GitDir = dir
+	if id != want || !id.IsMainCheckout() {
 		t.Errorf("bare: got %+v, want %+v", id, want)
+	}
+}
+
+// RootCommit follows first parents from HEAD: merging an unrelated history
+// (another root) does not change it, whichever side is older; a repository
+// without commits, a shallow clone and a missing git are reported as such.
+func TestRootCommit_States(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	main := newGitRepo(t)
+	first := git(t, main, "rev-list", "--max-parents=0", "HEAD")
+	other := filepath.Join(filepath.Dir(main), "other")
+	mkdirs(t, other)
+	git(t, other, "init", "-q")
+	writeFile(t, filepath.Join(other, "o.txt"), "o\n")
+	git(t, other, "add", "o.txt")
+	git(t, other, "commit", "-q", "-m", "other root")
+	git(t, main, "fetch", "-q", other, "main:other")
+	git(t, main, "merge", "-q", "--allow-unrelated-histories", "-m", "merge other", "other")
+	if roots := strings.Fields(git(t, main, "rev-list", "--max-parents=0", "HEAD")); len(roots) != 2 {
+		t.Fatalf("want two roots after the merge, got %v", roots)
+	}
+	id, _ := Identify(main)
+	if r := RootCommit(ctx, id); r.State != RootFound || r.Commit != first {
+		t.Fatalf("RootCommit after merging another history = %+v; want the first-parent root %s", r, first)
+	}
+
+	fresh := filepath.Join(filepath.Dir(main), "fresh")
+	mkdirs(t, fresh)
+	git(t, fresh, "init", "-q")
+	fid, _ := Identify(fresh)
+	if r := RootCommit(ctx, fid); r.State != RootUnborn {
+		t.Fatalf("no commit yet: %+v; want RootUnborn", r)
+	}
+	shallow := filepath.Join(filepath.Dir(main), "shallow")
+	git(t, filepath.Dir(main), "clone", "-q", "--depth", "1", "file://"+main, shallow)
+	sid, _ := Identify(shallow)
+	if r := RootCommit(ctx, sid); r.State != RootShallow {
+		t.Fatalf("shallow clone: %+v; want RootShallow", r)
+	}
+	if r := RootCommit(ctx, Identity{Root: main}); r.State != RootUnknown {
+		t.Fatalf("outside git: %+v; want RootUnknown", r)
+	}
+	old := gitBinary
+	gitBinary = filepath.Join(t.TempDir(), "no-such-git")
+	defer func() { gitBinary = old }()
+	if r := RootCommit(ctx, id); r.State != RootUnknown || r.Err == nil {
+		t.Fatalf("without git: %+v; want RootUnknown with the reason", r)
 	}
 }

@@ -106,7 +106,10 @@ func TestIdentify_HandBuilt(t *testing.T) {
 				t.Fatalf("Identify(%s): %v", tc.dir, err)
 			}
 			want := expectedIdentity(tc.root, tc.common, tc.git)
-			if id != want {
+			if tc.git == (id.GitDir == "") {
+				t.Errorf("Identify(%s).GitDir = %q; want the worktree's git dir in git, none outside", tc.dir, id.GitDir)
+			}
+			if id.GitDir = ""; id != want {
 				t.Errorf("Identify(%s)\n got %+v\nwant %+v", tc.dir, id, want)
 			}
 		})
@@ -264,5 +267,26 @@ func TestConfigIsBare(t *testing.T) {
 		if got := configIsBare([]byte(tc.config)); got != tc.want {
 			t.Errorf("configIsBare(%q) = %v, want %v", tc.config, got, tc.want)
 		}
+	}
+}
+
+// TestPortable_Pinned pins the portable and machine-local fingerprints
+// (docs/workstream-identity.md, "Portable identity"); the root commit is
+// git's own.
+func TestPortable_Pinned(t *testing.T) {
+	const root = "e83c5163316f89bfbde7d9ab23ca2e25604af290"
+	tests := []struct{ name, got, want string }{
+		{"PortableRepo", PortableRepo(root), "2e4569d8a4d64949f2dc0d86bd90a2b5"},
+		{"PortableWorktree", PortableWorktree(root), "4fbff422427da868250c0887f13de315"},
+		{"LocalRepo", LocalRepo("laptop", "/srv/app/.git"), "b9616fe096b814b3441441f7aed32709"},
+		{"LocalWorktree", LocalWorktree("laptop", "/srv/app"), "fdd3d642c77ab0a9db4bc22aac14fc4d"},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("%s = %s, want %s", tc.name, tc.got, tc.want)
+		}
+	}
+	if LocalWorktree("laptop", "/srv/app") == LocalWorktree("desktop", "/srv/app") {
+		t.Error("one path on two machines has one local fingerprint")
 	}
 }

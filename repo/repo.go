@@ -23,6 +23,7 @@ import (
 // Identity is the workstream key of a directory.
 type Identity struct {
 	Root                string // canonical worktree top-level (or the canonical dir when not in git)
+	GitDir              string // canonical git dir of this worktree ("" when not in git)
 	CommonDir           string // canonical git common dir ("" when not in git)
 	RepoFingerprint     string
 	WorktreeFingerprint string
@@ -65,6 +66,7 @@ func Identify(dir string) (Identity, error) {
 	}
 	return Identity{
 		Root:                loc.root,
+		GitDir:              loc.gitDir,
 		CommonDir:           loc.commonDir,
 		RepoFingerprint:     fingerprint(domainGitRepo, loc.commonDir),
 		WorktreeFingerprint: fingerprint(domainGitWorktree, loc.root),

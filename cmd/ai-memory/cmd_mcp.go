@@ -43,14 +43,14 @@ func newMCPCommand() *cli.Command {
 func mcpConfig(ctx context.Context, env ledgerCLIEnv, flag string) (mcpserver.Config, error) {
 	cfg := mcpserver.Config{Version: version, RunID: strings.TrimSpace(env.getenv("AI_MEMORY_RUN_ID")),
 		Open: func() (ledger.Ledger, error) { return launcher.OpenExistingLedger(env.getenv) }}
-	if scope, err := cwdScope(env); err == nil {
-		cfg.RepoFingerprint = scope.RepoFingerprint
-	}
 	db, err := openLedgerIfExists(ctx, env)
 	if err != nil || db == nil {
 		return cfg, err
 	}
 	defer db.Close()
+	if scope, err := cwdScope(ctx, env, db); err == nil {
+		cfg.RepoFingerprint = scope.RepoFingerprint
+	}
 	cfg.WorkstreamID, err = searchWorkstreamID(ctx, db, env, flag)
 	if err != nil && flag == "" && env.getenv("AI_MEMORY_WORKSTREAM_ID") == "" {
 		err = nil // this checkout has no workstream yet

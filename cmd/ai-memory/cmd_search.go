@@ -104,7 +104,7 @@ func searchWorkstreamID(ctx context.Context, db ledger.Ledger, env ledgerCLIEnv,
 	if id := strings.TrimSpace(env.getenv("AI_MEMORY_WORKSTREAM_ID")); id != "" {
 		return id, nil
 	}
-	scope, err := cwdScope(env)
+	scope, err := cwdScope(ctx, env, db)
 	if err != nil {
 		return "", err
 	}

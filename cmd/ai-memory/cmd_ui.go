@@ -64,7 +64,7 @@ func runUI(ctx context.Context, env ledgerCLIEnv, errw io.Writer, addr string, o
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(errw, "ai-memory: warning: serving on %s, reachable from other machines; anyone with the URL can read this ledger\n", ln.Addr())
 	}
-	scope, _ := cwdScope(env) // outside a checkout: every workstream
+	scope, _ := cwdScope(ctx, env, db) // outside a checkout: every workstream
 	srv, err := webui.New(db, webui.Options{Token: token, Hosts: webui.AllowedHosts(ln.Addr()), Scope: scope,
 		Reopen: func() (ledger.Ledger, error) { return reopenLedger(ctx, env) }})
 	if err != nil {

@@ -37,13 +37,14 @@ func openLedgerIfExists(_ context.Context, env ledgerCLIEnv) (ledger.Ledger, err
 	return launcher.OpenExistingLedger(env.getenv)
 }
 
-// cwdScope is the workstream scope of the current directory.
-func cwdScope(env ledgerCLIEnv) (ledger.Scope, error) {
+// cwdScope is the workstream scope of the current directory in db (its
+// portable identity on this machine, see launcher.ResolveScope).
+func cwdScope(ctx context.Context, env ledgerCLIEnv, db ledger.Ledger) (ledger.Scope, error) {
 	id, err := repo.Identify(env.cwd)
 	if err != nil {
 		return ledger.Scope{}, fmt.Errorf("identify this directory: %w", err)
 	}
-	return launcher.ScopeOf(id), nil
+	return launcher.ResolveScope(ctx, db, id)
 }
 
 func newWorkstreamsCommand() *cli.Command {
@@ -96,15 +97,18 @@ func runWorkstreams(ctx context.Context, env ledgerCLIEnv, asJSON bool) error {
 }
 
 func listWorkstreams(ctx context.Context, env ledgerCLIEnv) ([]ledger.WorkstreamSummary, error) {
-	scope, err := cwdScope(env)
-	if err != nil {
-		return nil, err
+	if _, err := repo.Identify(env.cwd); err != nil {
+		return nil, fmt.Errorf("identify this directory: %w", err)
 	}
 	db, err := openLedgerIfExists(ctx, env)
 	if err != nil || db == nil {
 		return nil, err
 	}
 	defer db.Close()
+	scope, err := cwdScope(ctx, env, db)
+	if err != nil {
+		return nil, err
+	}
 	return db.ListWorkstreams(ctx, scope)
 }
 

@@ -87,6 +87,13 @@ func (f *Faulty) Established(ctx context.Context, wsID string) (bool, error) {
 	return f.Ledger.Established(ctx, wsID)
 }
 
+func (f *Faulty) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error) {
+	if err := f.fail("move workstreams"); err != nil {
+		return 0, err
+	}
+	return f.Ledger.MoveScope(ctx, from, to)
+}
+
 func (f *Faulty) AcquireLease(ctx context.Context, wsID, harness string, owner ledger.Owner) (ledger.Run, []ledger.Run, error) {
 	if err := f.fail("acquire lease"); err != nil {
 		return ledger.Run{}, nil, err

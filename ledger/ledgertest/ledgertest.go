@@ -52,6 +52,7 @@ var suite = []struct {
 	{"Lease_OtherMachineBlocksUntilLapse", testLease_OtherMachineBlocksUntilLapse},
 	{"SelectWorkstream", testSelectWorkstream},
 	{"SelectWorkstream_FrozenClockKeepsOrder", testSelectWorkstream_FrozenClockKeepsOrder},
+	{"MoveScope", testMoveScope},
 	{"ListWorkstreamsAndEstablished", testListWorkstreamsAndEstablished},
 	{"UnknownWorkstream", testUnknownWorkstream},
 	{"SpanOfInterleavedWorkstreams", testSpanOfInterleavedWorkstreams},

@@ -151,3 +151,61 @@ func testUnknownWorkstream(t *testing.T, be Backend) {
 		}
 	}
 }
+
+// testMoveScope: a checkout whose identity changed keeps its workstreams
+// (ids, events, links), a name taken in the new scope gets a suffix, and
+// repeating the move changes nothing.
+func testMoveScope(t *testing.T, be Backend) {
+	ctx := context.Background()
+	db, clk := openTest(t, be)
+	from := ledger.Scope{RepoFingerprint: "old-repo", WorktreeFingerprint: "old-wt", Cwd: "/old"}
+	to := ledger.Scope{RepoFingerprint: "new-repo", WorktreeFingerprint: "new-wt", Cwd: "/new"}
+	def, err := db.SelectWorkstream(ctx, from, ledger.Selector{})
+	must(t, err)
+	mustAppend(t, db, ledger.Batch{WorkstreamID: def.ID, Events: msgs("s1", 0, 3, "moved history")})
+	_, err = db.LinkSession(ctx, def.ID, "claude", "s1")
+	must(t, err)
+	feat, err := db.SelectWorkstream(ctx, from, ledger.Selector{Name: "feat", Create: true})
+	must(t, err)
+	clk.Advance(time.Second)
+	theirs, err := db.SelectWorkstream(ctx, to, ledger.Selector{}) // "default" exists in to already
+	must(t, err)
+
+	moved, err := db.MoveScope(ctx, from, to)
+	if err != nil || moved != 2 {
+		t.Fatalf("MoveScope = %d, %v; want 2", moved, err)
+	}
+	if list, _ := db.ListWorkstreams(ctx, from); len(list) != 0 {
+		t.Fatalf("old scope still lists %d workstreams", len(list))
+	}
+	list, err := db.ListWorkstreams(ctx, to)
+	must(t, err)
+	names := map[string]string{}
+	for _, w := range list {
+		names[w.ID] = w.Name
+		if w.ID != theirs.ID && w.Cwd != "/new" {
+			t.Errorf("moved %s has cwd %q; want /new", w.Name, w.Cwd)
+		}
+	}
+	wantDef := ledger.MovedName("default", def.ID)
+	if len(list) != 3 || names[theirs.ID] != "default" || names[def.ID] != wantDef || names[feat.ID] != "feat" {
+		t.Fatalf("new scope = %v; want default, %s, feat", names, wantDef)
+	}
+	if n, _ := db.CountEvents(ctx, def.ID); n != 3 {
+		t.Fatalf("moved workstream has %d events; want 3", n)
+	}
+	if l, ok, _ := db.CurrentLink(ctx, def.ID, "claude"); !ok || l.NativeSessionID != "s1" {
+		t.Fatal("moved workstream lost its link")
+	}
+	if cur, ok, _ := db.CurrentWorkstream(ctx, to); !ok || cur.ID != theirs.ID {
+		t.Fatalf("current of the new scope = %+v; want the most recently selected one (kept)", cur)
+	}
+	for _, again := range [][2]ledger.Scope{{from, to}, {to, to}} {
+		if n, err := db.MoveScope(ctx, again[0], again[1]); err != nil || n != 0 {
+			t.Fatalf("MoveScope(%v -> %v) again = %d, %v; want 0", again[0], again[1], n, err)
+		}
+	}
+	if _, err := db.MoveScope(ctx, ledger.Scope{}, to); err == nil {
+		t.Fatal("an empty scope was accepted")
+	}
+}

@@ -147,7 +147,14 @@ ORDER BY started_at, id`
 	sqlRestoreRun = `INSERT INTO runs (id, workstream_id, harness, native_session_id, state, exit_code, started_at, ended_at,
   lease_expires_at, owner_host, owner_pid, owner_start, owner_machine, sync_after, sync_through, context_delivered)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`
-	sqlNameTaken     = `SELECT EXISTS (SELECT 1 FROM workstreams WHERE repo_fingerprint = $1 AND worktree_fingerprint = $2 AND name = $3)`
+	sqlNameTaken = `SELECT EXISTS (SELECT 1 FROM workstreams WHERE repo_fingerprint = $1 AND worktree_fingerprint = $2 AND name = $3)`
+	// MoveScope: the workstreams of a scope; the name of one still in a
+	// scope; one moved ($1 repo, $2 worktree, $3 name, $4 cwd or '' to keep
+	// it, $5 id, $6/$7 the scope it must still be in).
+	sqlScopeWorkstreamIDs = `SELECT id FROM workstreams WHERE repo_fingerprint = $1 AND worktree_fingerprint = $2 ORDER BY wsk`
+	sqlWorkstreamNameIn   = `SELECT name FROM workstreams WHERE id = $1 AND repo_fingerprint = $2 AND worktree_fingerprint = $3`
+	sqlMoveWorkstream     = `UPDATE workstreams SET repo_fingerprint = $1, worktree_fingerprint = $2, name = $3,
+  cwd = CASE WHEN $4 = '' THEN cwd ELSE $4 END WHERE id = $5 AND repo_fingerprint = $6 AND worktree_fingerprint = $7`
 	sqlKnownSegments = `SELECT path FROM segments WHERE wsk = $1`
 	sqlStoredSeqIDs  = `SELECT sequence, event_id FROM events WHERE wsk = $1`
 	sqlRecountEvents = `UPDATE workstreams SET last_sequence = GREATEST(last_sequence, COALESCE((SELECT MAX(sequence) FROM events WHERE wsk = $1), 0)),

@@ -210,3 +210,81 @@ func (db *DB) notFound(err error, wsID, op string) error {
 	}
 	return db.wrap(err, op)
 }
+
+// MoveScope moves the workstreams of from into to, each in its own state
+// transaction holding the destination scope's advisory lock (so a name
+// check and a concurrent SelectWorkstream creating that name do not race);
+// a move cut short resumes on the next call.
+func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error) {
+	if err := validateScope(from); err != nil {
+		return 0, err
+	}
+	if err := validateScope(to); err != nil {
+		return 0, err
+	}
+	if from.RepoFingerprint == to.RepoFingerprint && from.WorktreeFingerprint == to.WorktreeFingerprint {
+		return 0, nil
+	}
+	ids, err := db.scopeWorkstreamIDs(ctx, from)
+	if err != nil {
+		return 0, db.wrap(err, "move workstreams")
+	}
+	moved := 0
+	for _, id := range ids {
+		err := db.withStateTx(ctx, func(t *tx) (string, error) {
+			ok, err := moveWorkstream(ctx, t, id, from, to)
+			if err != nil || !ok {
+				return "", err
+			}
+			moved++
+			return id, nil
+		})
+		if err != nil {
+			return moved, db.wrap(err, "move workstream "+id)
+		}
+	}
+	return moved, nil
+}
+
+func (db *DB) scopeWorkstreamIDs(ctx context.Context, s ledger.Scope) ([]string, error) {
+	rows, err := db.pool.Query(ctx, sqlScopeWorkstreamIDs, s.RepoFingerprint, s.WorktreeFingerprint)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// moveWorkstream moves one workstream if it still is in from; ok reports
+// whether it did.
+func moveWorkstream(ctx context.Context, t *tx, id string, from, to ledger.Scope) (ok bool, err error) {
+	if _, err := t.Exec(ctx, sqlLockScope, to.RepoFingerprint, to.WorktreeFingerprint); err != nil {
+		return false, err
+	}
+	var name string
+	err = t.QueryRow(ctx, sqlWorkstreamNameIn, id, from.RepoFingerprint, from.WorktreeFingerprint).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil // moved meanwhile
+	}
+	if err != nil {
+		return false, err
+	}
+	var taken bool
+	if err := t.QueryRow(ctx, sqlNameTaken, to.RepoFingerprint, to.WorktreeFingerprint, name).Scan(&taken); err != nil {
+		return false, err
+	}
+	if taken {
+		name = ledger.MovedName(name, id)
+	}
+	_, err = t.Exec(ctx, sqlMoveWorkstream, to.RepoFingerprint, to.WorktreeFingerprint, name, to.Cwd, id,
+		from.RepoFingerprint, from.WorktreeFingerprint)
+	return err == nil, err
+}

@@ -22,6 +22,13 @@ FROM workstreams w WHERE w.repo_fingerprint = ? AND w.worktree_fingerprint = ? O
 	sqlEstablished         = `SELECT EXISTS (SELECT 1 FROM session_links WHERE workstream_id = ?1)
   OR EXISTS (SELECT 1 FROM events e JOIN workstreams w ON w.wsk = e.wsk WHERE w.id = ?1 AND e.kind IN ('message', 'tool_call', 'tool_result', 'compaction'))`
 	sqlWorkstreamKey = `SELECT wsk FROM workstreams WHERE id = ?`
+	// MoveScope: the workstreams of a scope, and one moved (?1 repo, ?2
+	// worktree, ?3 name, ?4 cwd or '' to keep it, ?5 id, ?6/?7 the scope
+	// it must still be in).
+	sqlScopeWorkstreamIDs = `SELECT id FROM workstreams WHERE repo_fingerprint = ? AND worktree_fingerprint = ? ORDER BY wsk`
+	sqlWorkstreamName     = `SELECT name FROM workstreams WHERE id = ? AND repo_fingerprint = ? AND worktree_fingerprint = ?`
+	sqlMoveWorkstream     = `UPDATE workstreams SET repo_fingerprint = ?1, worktree_fingerprint = ?2, name = ?3,
+  cwd = CASE WHEN ?4 = '' THEN cwd ELSE ?4 END WHERE id = ?5 AND repo_fingerprint = ?6 AND worktree_fingerprint = ?7`
 )
 
 const (

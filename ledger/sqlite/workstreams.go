@@ -129,3 +129,78 @@ func scanWorkstream(r rowScanner) (ledger.Workstream, error) {
 }
 
 func fromMicro(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// MoveScope moves the workstreams of from into to, each in its own state
+// transaction (so each move is in its workstream's snapshot, and a move cut
+// short by a crash resumes on the next call: a workstream already moved is
+// no longer in from).
+func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error) {
+	if err := validateScope(from); err != nil {
+		return 0, err
+	}
+	if err := validateScope(to); err != nil {
+		return 0, err
+	}
+	if from.RepoFingerprint == to.RepoFingerprint && from.WorktreeFingerprint == to.WorktreeFingerprint {
+		return 0, nil
+	}
+	ids, err := db.scopeWorkstreamIDs(ctx, from)
+	if err != nil {
+		return 0, db.wrap(err, "move workstreams")
+	}
+	moved := 0
+	for _, id := range ids {
+		err := db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
+			ok, err := db.moveWorkstream(ctx, tx, id, from, to)
+			if err != nil || !ok {
+				return "", err
+			}
+			moved++
+			return id, nil
+		})
+		if err != nil {
+			return moved, db.wrap(err, "move workstream "+id)
+		}
+	}
+	return moved, nil
+}
+
+func (db *DB) scopeWorkstreamIDs(ctx context.Context, s ledger.Scope) ([]string, error) {
+	rows, err := db.sql.QueryContext(ctx, sqlScopeWorkstreamIDs, s.RepoFingerprint, s.WorktreeFingerprint)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// moveWorkstream moves one workstream if it still is in from; ok reports
+// whether it did.
+func (db *DB) moveWorkstream(ctx context.Context, tx *sql.Tx, id string, from, to ledger.Scope) (ok bool, err error) {
+	var name string
+	err = tx.QueryRowContext(ctx, sqlWorkstreamName, id, from.RepoFingerprint, from.WorktreeFingerprint).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // moved meanwhile
+	}
+	if err != nil {
+		return false, err
+	}
+	var taken bool
+	if err := tx.QueryRowContext(ctx, sqlNameTaken, to.RepoFingerprint, to.WorktreeFingerprint, name).Scan(&taken); err != nil {
+		return false, err
+	}
+	if taken {
+		name = ledger.MovedName(name, id)
+	}
+	_, err = tx.ExecContext(ctx, sqlMoveWorkstream, to.RepoFingerprint, to.WorktreeFingerprint, name, to.Cwd, id,
+		from.RepoFingerprint, from.WorktreeFingerprint)
+	return err == nil, err
+}
