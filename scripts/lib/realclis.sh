@@ -299,6 +299,9 @@ rig_tmux_wait() {
 		rig_tmux capture-pane -p -t "$target" 2>/dev/null | grep -Eq -- "$re" && return 0
 		sleep 0.2
 	done
+	# Say what the pane showed instead, so a failed wait can be diagnosed.
+	echo "rig_tmux_wait: no /$re/ in $target after ${secs}s; the pane shows:" >&2
+	rig_tmux capture-pane -p -t "$target" 2>/dev/null | sed 's/^/  | /' | tail -n 25 >&2
 	return 1
 }
 
