@@ -78,3 +78,12 @@ func MovedName(name, id string) string {
 	}
 	return name + suffix
 }
+
+// ValidateScope refuses a scope without both fingerprints; every backend
+// checks it before it looks a scope up, so none stores a half-keyed row.
+func ValidateScope(s Scope) error {
+	if strings.TrimSpace(s.RepoFingerprint) == "" || strings.TrimSpace(s.WorktreeFingerprint) == "" {
+		return errors.New("workstream scope has an empty repository or worktree fingerprint")
+	}
+	return nil
+}

@@ -13,17 +13,10 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func validateScope(s ledger.Scope) error {
-	if strings.TrimSpace(s.RepoFingerprint) == "" || strings.TrimSpace(s.WorktreeFingerprint) == "" {
-		return errors.New("workstream scope has an empty repository or worktree fingerprint")
-	}
-	return nil
-}
-
 // SelectWorkstream resolves sel in scope s (creating when the selector says
 // so) and marks it selected, under the scope's advisory lock.
 func (db *DB) SelectWorkstream(ctx context.Context, s ledger.Scope, sel ledger.Selector) (ledger.Workstream, error) {
-	if err := validateScope(s); err != nil {
+	if err := ledger.ValidateScope(s); err != nil {
 		return ledger.Workstream{}, err
 	}
 	name := strings.TrimSpace(sel.Name)
@@ -216,10 +209,10 @@ func (db *DB) notFound(err error, wsID, op string) error {
 // check and a concurrent SelectWorkstream creating that name do not race);
 // a move cut short resumes on the next call.
 func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error) {
-	if err := validateScope(from); err != nil {
+	if err := ledger.ValidateScope(from); err != nil {
 		return 0, err
 	}
-	if err := validateScope(to); err != nil {
+	if err := ledger.ValidateScope(to); err != nil {
 		return 0, err
 	}
 	if from.RepoFingerprint == to.RepoFingerprint && from.WorktreeFingerprint == to.WorktreeFingerprint {

@@ -13,17 +13,10 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 )
 
-func validateScope(s ledger.Scope) error {
-	if strings.TrimSpace(s.RepoFingerprint) == "" || strings.TrimSpace(s.WorktreeFingerprint) == "" {
-		return errors.New("workstream scope has an empty repository or worktree fingerprint")
-	}
-	return nil
-}
-
 // SelectWorkstream resolves sel in scope s (creating when the selector says
 // so) and marks it selected: selected_at = updated_at = now, cwd stored.
 func (db *DB) SelectWorkstream(ctx context.Context, s ledger.Scope, sel ledger.Selector) (ledger.Workstream, error) {
-	if err := validateScope(s); err != nil {
+	if err := ledger.ValidateScope(s); err != nil {
 		return ledger.Workstream{}, err
 	}
 	name := strings.TrimSpace(sel.Name)
@@ -135,10 +128,10 @@ func fromMicro(us int64) time.Time { return time.UnixMicro(us).UTC() }
 // short by a crash resumes on the next call: a workstream already moved is
 // no longer in from).
 func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error) {
-	if err := validateScope(from); err != nil {
+	if err := ledger.ValidateScope(from); err != nil {
 		return 0, err
 	}
-	if err := validateScope(to); err != nil {
+	if err := ledger.ValidateScope(to); err != nil {
 		return 0, err
 	}
 	if from.RepoFingerprint == to.RepoFingerprint && from.WorktreeFingerprint == to.WorktreeFingerprint {
