@@ -3,7 +3,6 @@ package durable
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -67,19 +66,6 @@ func ToRecord(wsID, runID string, seq int64, p Pending, now time.Time) Record {
 		r.OccurredAt = &t
 	}
 	return r
-}
-
-// EncodeSegment renders the records as JSONL.
-func EncodeSegment(recs []Record) ([]byte, error) {
-	var buf []byte
-	for i := range recs {
-		b, err := json.Marshal(&recs[i])
-		if err != nil {
-			return nil, fmt.Errorf("encode segment record: %w", err)
-		}
-		buf = append(append(buf, b...), '\n')
-	}
-	return buf, nil
 }
 
 // SegmentBase is <run>-<16 hex of sha256(jsonl)>: content-addressed (by
