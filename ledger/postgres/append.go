@@ -77,7 +77,7 @@ func filterPresent(ctx context.Context, t *tx, wsk int64, evs []durable.Pending)
 	for i, p := range evs {
 		ids[i] = p.IDRaw
 	}
-	rows, err := t.Query(ctx, sqlPresent, wsk, ids)
+	rows, err := t.Query(ctx, sqlPresent, prepared, wsk, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 			meta[i] = &m
 		}
 	}
-	if _, err := t.Exec(ctx, sqlInsertEvents, wsk, seqs, ids, srcIDs, recIDs, blks, kinds, roles, occ,
+	if _, err := t.Exec(ctx, sqlInsertEvents, prepared, wsk, seqs, ids, srcIDs, recIDs, blks, kinds, roles, occ,
 		meta, contents, segIDs, ords, tsvs); err != nil {
 		return err
 	}

@@ -66,6 +66,12 @@ func (db *DB) Location() string { return ledger.HidePassword(db.location) }
 // SchemaVersion returns the schema version of the open ledger.
 func (db *DB) SchemaVersion() int { return db.schema }
 
+// prepared, as the first argument of a statement, runs it as a prepared
+// statement with binary parameters instead of the default one-round-trip
+// text mode (connect): for the statements of a batch whose arrays are
+// large, repeated once per batch of an import.
+const prepared = pgx.QueryExecModeCacheStatement
+
 // sqlNow is the server's time in microseconds.
 const sqlNow = `SELECT (extract(epoch FROM now()) * 1000000)::bigint`
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/ai-memory/ai-memory/ledger"
@@ -117,13 +118,17 @@ func connect(ctx context.Context, w ledger.Where, create bool) (*DB, error) {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
 	cfg.MaxConns = 8
+	// A process of this CLI runs most statements once (a launch, a search,
+	// a status), so preparing each first (a round trip of its own before
+	// the execution) costs more than it saves: statements go out in one
+	// round trip with their parameters as text. The hot statements of an
+	// import name the prepared mode themselves (sqlInsertEvents).
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
 	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home),
 		machine: machine, lease: lease}
+	// No ping: the pool connects on the first statement, the schema check
+	// every caller makes next, and its errors are wrapped the same way.
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
-		return nil, db.wrap(err, "open ledger")
-	}
-	if err := db.pool.Ping(ctx); err != nil {
-		db.pool.Close()
 		return nil, db.wrap(err, "open ledger")
 	}
 	return db, nil
@@ -173,20 +178,23 @@ func KnownSchemaVersion() int {
 const (
 	sqlSchemaTable   = `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`
 	sqlSchemaVersion = `SELECT COALESCE(MAX(version), 0) FROM schema_version`
-	sqlHasSchema     = `SELECT to_regclass('schema_version') IS NOT NULL`
+	// codeUndefinedTable is SQLSTATE 42P01: schema_version does not exist.
+	codeUndefinedTable = "42P01"
 	// One migrator at a time in the database, whatever the schema
 	// (search_path) it migrates.
 	sqlMigrationLock = `SELECT pg_advisory_xact_lock(7291468207313532001)`
 )
 
-// currentSchema is the applied version (0: no ledger in this database).
+// currentSchema is the applied version (0: no ledger in this database). It
+// is one statement, the first of every open: a database without the schema
+// table answers "undefined table" (42P01), which means 0.
 func (db *DB) currentSchema(ctx context.Context) (int, error) {
-	var has bool
-	if err := db.pool.QueryRow(ctx, sqlHasSchema).Scan(&has); err != nil || !has {
-		return 0, err
-	}
 	var v int
 	err := db.pool.QueryRow(ctx, sqlSchemaVersion).Scan(&v)
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == codeUndefinedTable {
+		return 0, nil
+	}
 	return v, err
 }
 

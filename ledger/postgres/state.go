@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/durable"
 )
@@ -40,44 +42,36 @@ func (db *DB) withStateTx(ctx context.Context, fn func(*tx) (wsID string, err er
 	return err
 }
 
+// readState reads what a snapshot holds: the workstream, its links and
+// its runs, sent as one batch (one round trip: readState runs inside every
+// state-changing transaction, three on a launch).
 func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
 	s := durable.NewState()
 	w := &s.Workstream
-	err := t.QueryRow(ctx, sqlWorkstreamByID, wsID).Scan(&w.ID, &w.Name, &w.RepoFingerprint,
-		&w.WorktreeFingerprint, &w.Cwd, &w.CreatedAt, &w.SelectedAt, &w.UpdatedAt)
-	if err != nil {
-		return s, err
-	}
-	rows, err := t.Query(ctx, sqlStateLinks, wsID)
-	if err != nil {
-		return s, err
-	}
-	for rows.Next() {
-		var l durable.StateLink
-		if err := rows.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt); err != nil {
-			rows.Close()
-			return s, err
-		}
-		s.Links = append(s.Links, l)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return s, err
-	}
-	rows, err = t.Query(ctx, sqlStateRuns, wsID, durable.StateRunsKept)
-	if err != nil {
-		return s, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r durable.StateRun
-		if err := rows.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &r.ExitCode, &r.StartedAt, &r.EndedAt,
-			&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered); err != nil {
-			return s, err
-		}
-		s.Runs = append(s.Runs, r)
-	}
-	return s, rows.Err()
+	b := &pgx.Batch{}
+	b.Queue(sqlWorkstreamByID, wsID).QueryRow(func(r pgx.Row) error {
+		return r.Scan(&w.ID, &w.Name, &w.RepoFingerprint, &w.WorktreeFingerprint, &w.Cwd, &w.CreatedAt, &w.SelectedAt, &w.UpdatedAt)
+	})
+	b.Queue(sqlStateLinks, wsID).Query(func(rows pgx.Rows) (err error) {
+		s.Links, err = pgx.CollectRows(rows, scanStateLink)
+		return err
+	})
+	b.Queue(sqlStateRuns, wsID, durable.StateRunsKept).Query(func(rows pgx.Rows) (err error) {
+		s.Runs, err = pgx.CollectRows(rows, scanStateRun)
+		return err
+	})
+	return s, t.SendBatch(ctx, b).Close()
+}
+
+func scanStateLink(r pgx.CollectableRow) (l durable.StateLink, err error) {
+	err = r.Scan(&l.Harness, &l.Machine, &l.NativeSessionID, &l.Current, &l.SourceCursor, &l.DeliveryCursor, &l.CreatedAt, &l.UpdatedAt)
+	return l, err
+}
+
+func scanStateRun(row pgx.CollectableRow) (r durable.StateRun, err error) {
+	err = row.Scan(&r.ID, &r.Harness, &r.NativeSessionID, &r.State, &r.ExitCode, &r.StartedAt, &r.EndedAt,
+		&r.LeaseExpiresAt, &r.OwnerHost, &r.OwnerPID, &r.OwnerStart, &r.OwnerMachine, &r.SyncAfter, &r.SyncThrough, &r.ContextDelivered)
+	return r, err
 }
 
 // restoreWorkstream recreates a workstream the ledger does not know from
