@@ -4,7 +4,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/ai-memory/ai-memory/ledger"
 )
@@ -31,30 +34,76 @@ func PrepareBatch(in []ledger.EventInput) ([]Pending, ledger.AppendResult, error
 	var res ledger.AppendResult
 	seen := make(map[string]bool, len(in))
 	out := make([]Pending, 0, len(in))
-	for i, e := range in {
-		if strings.TrimSpace(e.Harness) == "" || !e.Kind.Valid() {
-			return nil, res, fmt.Errorf("append: event %d has an empty harness or unknown kind %q", i, e.Kind)
-		}
-		s, err := ledger.Sanitize(e)
-		if err != nil {
-			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
-		}
-		if strings.TrimSpace(s.Content) == "" {
+	for _, r := range prepareAll(in) {
+		switch {
+		case r.err != nil:
+			return nil, res, r.err
+		case r.blank:
 			res.Dropped++
-			continue
-		}
-		p, err := NewPending(s)
-		if err != nil {
-			return nil, res, fmt.Errorf("append: event %d: %w", i, err)
-		}
-		if seen[p.ID] {
+		case seen[r.p.ID]:
 			res.Skipped++
-			continue
+		default:
+			seen[r.p.ID] = true
+			out = append(out, r.p)
 		}
-		seen[p.ID] = true
-		out = append(out, p)
 	}
 	return out, res, nil
+}
+
+// prepared is one event of a batch after prepareOne.
+type prepared struct {
+	p     Pending
+	blank bool // nothing left to store once redacted
+	err   error
+}
+
+// prepareParallelMin is the batch size from which prepareAll spreads the
+// events over the cores: redaction and hashing are most of an append's CPU
+// outside SQLite, and the events are independent.
+const prepareParallelMin = 32
+
+// prepareAll runs prepareOne over every event, on all cores for a large
+// batch (workers take the next event in turn, so uneven sizes balance);
+// the result is in input order whatever the schedule.
+func prepareAll(in []ledger.EventInput) []prepared {
+	out := make([]prepared, len(in))
+	workers := min(runtime.GOMAXPROCS(0), len(in)/prepareParallelMin)
+	if workers <= 1 {
+		for i, e := range in {
+			out[i] = prepareOne(i, e)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(in); i = int(next.Add(1) - 1) {
+				out[i] = prepareOne(i, in[i])
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// prepareOne validates, redacts and ids event i of a batch.
+func prepareOne(i int, e ledger.EventInput) prepared {
+	if strings.TrimSpace(e.Harness) == "" || !e.Kind.Valid() {
+		return prepared{err: fmt.Errorf("append: event %d has an empty harness or unknown kind %q", i, e.Kind)}
+	}
+	s, err := ledger.Sanitize(e)
+	if err != nil {
+		return prepared{err: fmt.Errorf("append: event %d: %w", i, err)}
+	}
+	if strings.TrimSpace(s.Content) == "" {
+		return prepared{blank: true}
+	}
+	p, err := NewPending(s)
+	if err != nil {
+		return prepared{err: fmt.Errorf("append: event %d: %w", i, err)}
+	}
+	return prepared{p: p}
 }
 
 // NewPending ids a sanitized event and encodes its metadata.

@@ -10,9 +10,12 @@ import (
 	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
-// insertFresh numbers the new events, writes their segment, inserts the rows
-// and indexes them in FTS set-based (one INSERT ... SELECT for the batch,
-// far cheaper than per-row triggers).
+// insertFresh numbers the new events, writes their segment and inserts the
+// rows and indexes them in FTS set-based (one INSERT ... SELECT for the
+// batch, far cheaper than per-row triggers). The segment is compressed and
+// fsynced on another goroutine while the rows go in (the two are the
+// largest costs of an import and use different cores); it is durable
+// before this returns, so before the transaction commits.
 func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(db.nowMicro())
 	recs := make([]durable.Record, len(fresh))
@@ -27,26 +30,37 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	if err != nil {
 		return "", err
 	}
-	rel, created, err := db.store.WriteSegment(wsID, durable.SegmentBase(runID, data), data)
+	w, err := db.store.StartSegment(wsID, durable.SegmentBase(runID, data), data)
 	if err != nil {
 		return "", err
 	}
-	res.SegmentPath = rel
+	err = insertBatch(ctx, tx, wsk, w.Rel, now.UnixMicro(), srcs, fresh, recs)
+	created, werr := w.Wait()
 	createdPath := ""
 	if created {
-		createdPath = rel
+		createdPath = w.Rel
 	}
-	segID, err := segmentID(ctx, tx, wsk, rel, now.UnixMicro())
+	if err == nil {
+		err = werr
+	}
 	if err != nil {
 		return createdPath, err
 	}
-	if err := insertRows(ctx, tx, wsk, segID, srcs, fresh, recs); err != nil {
-		return createdPath, err
-	}
+	res.SegmentPath = w.Rel
 	res.Added = len(fresh)
 	res.LastSequence = last + int64(len(fresh))
 	_, err = tx.ExecContext(ctx, sqlBumpWorkstream, now.UnixMicro(), res.LastSequence, len(fresh), wsk)
 	return createdPath, err
+}
+
+// insertBatch records the segment rel and inserts and indexes the rows
+// that point to it.
+func insertBatch(ctx context.Context, tx *sql.Tx, wsk int64, rel string, now int64, srcs sourceIDs, fresh []pending, recs []durable.Record) error {
+	segID, err := segmentID(ctx, tx, wsk, rel, now)
+	if err != nil {
+		return err
+	}
+	return insertRows(ctx, tx, wsk, segID, srcs, fresh, recs)
 }
 
 // segmentID records a segment (with the creation time its events share)
