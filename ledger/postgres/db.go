@@ -68,8 +68,10 @@ func (db *DB) SchemaVersion() int { return db.schema }
 
 // prepared, as the first argument of a statement, runs it as a prepared
 // statement with binary parameters instead of the default one-round-trip
-// text mode (connect): for the statements of a batch whose arrays are
-// large, repeated once per batch of an import.
+// text mode (connect), planned once per connection: for the statements of
+// an import batch whose arrays are large, and for the search's statements,
+// whose planning costs more than their round trip once a process repeats
+// them.
 const prepared = pgx.QueryExecModeCacheStatement
 
 // sqlNow is the server's time in microseconds.

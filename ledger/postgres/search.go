@@ -18,16 +18,19 @@ import (
 // `ai-memory` ai followed by memory), and the newest SearchCandidates
 // matches are ranked by ledger/rank. limit is ledger.ClampSearchLimit's.
 // Any input is safe: the tsquery is built here from tokens, never parsed
-// from the user's text.
+// from the user's text. Its statements with joins or a window run
+// prepared: a process that searches more than once (the MCP server, the
+// web UI, a benchmark) plans them once instead of on every search, which
+// the default one-round-trip mode would (connect).
 func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
 	limit = ledger.ClampSearchLimit(limit)
 	var wsk, size int64
-	err := db.pool.QueryRow(ctx, sqlWorkstreamSize, wsID).Scan(&wsk, &size)
+	err := db.pool.QueryRow(ctx, sqlWorkstreamSize, prepared, wsID).Scan(&wsk, &size)
 	if err != nil {
 		return nil, db.notFound(err, wsID, "read workstream")
 	}
 	if strings.TrimSpace(query) == "" {
-		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, wsk, limit)
+		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, prepared, wsk, limit)
 		ledger.SortConversation(evs)
 		slices.Reverse(evs)
 		return evs, err
@@ -42,9 +45,9 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	// workstream is bigger than it does the index search the rest; a query
 	// that rare has short posting lists. Either way the candidates are the
 	// newest SearchCandidates matches, as on SQLite.
-	cands, err := db.candidates(ctx, sqlSearchNewest, wsk, q, ledger.SearchCandidates, searchWindow)
+	cands, err := db.candidates(ctx, sqlSearchNewest, prepared, wsk, q, ledger.SearchCandidates, searchWindow)
 	if err == nil && len(cands) < ledger.SearchCandidates && size > searchWindow {
-		cands, err = db.candidates(ctx, sqlSearchCandidates, wsk, q, ledger.SearchCandidates)
+		cands, err = db.candidates(ctx, sqlSearchCandidates, prepared, wsk, q, ledger.SearchCandidates)
 	}
 	if err != nil {
 		return nil, err
@@ -80,7 +83,7 @@ func (db *DB) eventsBySequence(ctx context.Context, wsID string, wsk int64, seqs
 	if len(seqs) == 0 {
 		return nil, nil
 	}
-	evs, err := db.queryEvents(ctx, wsID, sqlEventsBySequences, wsk, seqs)
+	evs, err := db.queryEvents(ctx, wsID, sqlEventsBySequences, prepared, wsk, seqs)
 	if err != nil {
 		return nil, err
 	}
