@@ -109,18 +109,22 @@ func backfill(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, run l
 			return out, err
 		}
 		found = found || len(sessions) > 0
+		restore := bulkGC(totalSize(sessions))
 		for i, s := range sessions {
 			st, err := im.Import(ctx, src, s)
 			if err != nil {
+				restore()
 				return out, wrapperError("import", err)
 			}
 			out = append(out, st)
 			if o.Link && i == 0 {
 				if _, err := db.LinkSession(ctx, ws.ID, src.Harness(), s.ID); err != nil {
+					restore()
 					return out, wrapperError("link session", err)
 				}
 			}
 		}
+		restore()
 	}
 	if im.Progress != nil {
 		fmt.Fprint(env.Stderr, "\r\033[K")
@@ -132,6 +136,17 @@ func backfill(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, run l
 		return out, &Error{Code: 1, Err: fmt.Errorf("session %s not found in any harness store; list this checkout's sessions with: ai-memory import --all", o.Session)}
 	}
 	return out, nil
+}
+
+// totalSize is the size of sessions together. A backfill of many small
+// sessions is a bulk import as much as one large session is, so it gets
+// the bulk GC settings (see bulkGC) for all of them, not per session.
+func totalSize(sessions []transcript.Session) int64 {
+	var n int64
+	for _, s := range sessions {
+		n += s.Size
+	}
+	return n
 }
 
 // sessionsToImport returns the sessions to import of one source, newest first.
