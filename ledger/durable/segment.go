@@ -83,70 +83,62 @@ func SegmentBase(runID string, jsonl []byte) string {
 // created reports whether this call made the file, so a failed transaction
 // can remove exactly what it added.
 func (s *Store) WriteSegment(wsID, base string, jsonl []byte) (rel string, created bool, err error) {
-	w, err := s.StartSegment(wsID, base, jsonl)
+	dir := filepath.Join(s.Root(), wsID)
+	for _, ext := range []string{SegmentExt, LegacySegmentExt} {
+		rel = filepath.ToSlash(filepath.Join("segments", wsID, base+ext))
+		if _, err := s.FS.Stat(filepath.Join(dir, base+ext)); err == nil {
+			return rel, false, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", false, fmt.Errorf("check segment %s: %w", rel, err)
+		}
+	}
+	rel = filepath.ToSlash(filepath.Join("segments", wsID, base+SegmentExt))
+	target := filepath.Join(dir, base+SegmentExt)
+	data, err := CompressSegment(jsonl)
 	if err != nil {
 		return "", false, err
 	}
-	created, err = w.Wait()
-	if err != nil {
-		return "", false, err
+	if err := s.FS.MkdirAll(dir, 0o700); err != nil {
+		return "", false, fmt.Errorf("create segment directory: %w", err)
 	}
-	return w.Rel, created, nil
+	if err := s.WriteFile(dir, target, data, true); err != nil {
+		return "", false, fmt.Errorf("write segment %s: %w; free disk space and retry", rel, err)
+	}
+	return rel, true, nil
 }
 
-// SegmentWrite is a segment being written in the background, so that a
-// backend can insert the batch's rows on one core while the segment is
-// compressed and fsynced on another. Its transaction must Wait before it
-// commits: the segment is durable before the rows that point to it.
+// SegmentWrite is a segment being encoded and written in the background,
+// so that a backend can insert the batch's rows on one core while the
+// segment is encoded, hashed, compressed and fsynced on another. Its
+// transaction must Wait before it commits: the segment is durable before
+// the rows that point to it.
 type SegmentWrite struct {
-	// Rel is the segment's path relative to the data home, known at start.
-	Rel     string
 	done    chan struct{}
+	rel     string
 	created bool
 	err     error
 }
 
-// StartSegment is [Store.WriteSegment] split in two: it resolves the
-// target now (an existing file is reused and nothing is written) and
-// compresses and writes a new one on its own goroutine.
-func (s *Store) StartSegment(wsID, base string, jsonl []byte) (*SegmentWrite, error) {
-	dir := filepath.Join(s.Root(), wsID)
+// StartSegment encodes recs, names the segment <run>-<hash> and writes it
+// as WriteSegment does, all on a new goroutine. recs must not change until
+// Wait returns.
+func (s *Store) StartSegment(wsID, runID string, recs []Record) *SegmentWrite {
 	w := &SegmentWrite{done: make(chan struct{})}
-	for _, ext := range []string{SegmentExt, LegacySegmentExt} {
-		w.Rel = filepath.ToSlash(filepath.Join("segments", wsID, base+ext))
-		if _, err := s.FS.Stat(filepath.Join(dir, base+ext)); err == nil {
-			close(w.done)
-			return w, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("check segment %s: %w", w.Rel, err)
-		}
-	}
-	w.Rel = filepath.ToSlash(filepath.Join("segments", wsID, base+SegmentExt))
 	go func() {
 		defer close(w.done)
-		w.err = s.writeNew(dir, filepath.Join(dir, base+SegmentExt), w.Rel, jsonl)
-		w.created = w.err == nil
+		data, err := EncodeSegment(recs)
+		if err != nil {
+			w.err = err
+			return
+		}
+		w.rel, w.created, w.err = s.WriteSegment(wsID, SegmentBase(runID, data), data)
 	}()
-	return w, nil
+	return w
 }
 
-// Wait waits for the write and reports whether it created the file.
-func (w *SegmentWrite) Wait() (created bool, err error) {
+// Wait waits for the write and returns the segment's path relative to the
+// data home and whether this write created the file (see WriteSegment).
+func (w *SegmentWrite) Wait() (rel string, created bool, err error) {
 	<-w.done
-	return w.created, w.err
-}
-
-// writeNew compresses jsonl and writes it durably to target.
-func (s *Store) writeNew(dir, target, rel string, jsonl []byte) error {
-	data, err := CompressSegment(jsonl)
-	if err != nil {
-		return err
-	}
-	if err := s.FS.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create segment directory: %w", err)
-	}
-	if err := s.WriteFile(dir, target, data, true); err != nil {
-		return fmt.Errorf("write segment %s: %w; free disk space and retry", rel, err)
-	}
-	return nil
+	return w.rel, w.created, w.err
 }

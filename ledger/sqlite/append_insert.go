@@ -12,10 +12,12 @@ import (
 
 // insertFresh numbers the new events, writes their segment and inserts the
 // rows and indexes them in FTS set-based (one INSERT ... SELECT for the
-// batch, far cheaper than per-row triggers). The segment is compressed and
-// fsynced on another goroutine while the rows go in (the two are the
-// largest costs of an import and use different cores); it is durable
-// before this returns, so before the transaction commits.
+// batch, far cheaper than per-row triggers). The segment is encoded,
+// compressed and fsynced on another goroutine while the rows go in (the two
+// are the largest costs of an import and use different cores): the rows
+// point to a segment row recorded under a placeholder path, named once the
+// segment is written (its name is the hash of its content). The segment is
+// durable before this returns, so before the transaction commits.
 func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(db.nowMicro())
 	recs := make([]durable.Record, len(fresh))
@@ -26,41 +28,66 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	if err := placeLate(ctx, tx, wsk, srcs, fresh, recs); err != nil {
 		return "", err
 	}
-	data, err := durable.EncodeSegment(recs)
-	if err != nil {
-		return "", err
-	}
-	w, err := db.store.StartSegment(wsID, durable.SegmentBase(runID, data), data)
-	if err != nil {
-		return "", err
-	}
-	err = insertBatch(ctx, tx, wsk, w.Rel, now.UnixMicro(), srcs, fresh, recs)
-	created, werr := w.Wait()
+	w := db.store.StartSegment(wsID, runID, recs)
+	segID, err := insertBatch(ctx, tx, wsk, pendingSegment(wsID, runID), now.UnixMicro(), srcs, fresh, recs)
+	rel, created, werr := w.Wait()
 	createdPath := ""
 	if created {
-		createdPath = w.Rel
+		createdPath = rel
 	}
 	if err == nil {
 		err = werr
 	}
+	if err == nil {
+		err = nameSegment(ctx, tx, wsk, segID, rel, last)
+	}
 	if err != nil {
 		return createdPath, err
 	}
-	res.SegmentPath = w.Rel
+	res.SegmentPath = rel
 	res.Added = len(fresh)
 	res.LastSequence = last + int64(len(fresh))
 	_, err = tx.ExecContext(ctx, sqlBumpWorkstream, now.UnixMicro(), res.LastSequence, len(fresh), wsk)
 	return createdPath, err
 }
 
-// insertBatch records the segment rel and inserts and indexes the rows
-// that point to it.
-func insertBatch(ctx context.Context, tx *sql.Tx, wsk int64, rel string, now int64, srcs sourceIDs, fresh []pending, recs []durable.Record) error {
-	segID, err := segmentID(ctx, tx, wsk, rel, now)
+// pendingSegment is the placeholder path of a segment row whose segment is
+// still being written: no segment file is named so (they end in .jsonl or
+// .jsonl.zst), and it never outlives the transaction that records it.
+func pendingSegment(wsID, runID string) string {
+	return "segments/" + wsID + "/.pending-" + runID
+}
+
+// insertBatch records the segment under path and inserts and indexes the
+// rows that point to it; it returns the segment row's id.
+func insertBatch(ctx context.Context, tx *sql.Tx, wsk int64, path string, now int64, srcs sourceIDs, fresh []pending, recs []durable.Record) (int64, error) {
+	segID, err := segmentID(ctx, tx, wsk, path, now)
+	if err != nil {
+		return 0, err
+	}
+	return segID, insertRows(ctx, tx, wsk, segID, srcs, fresh, recs)
+}
+
+// nameSegment gives the batch's segment row its path rel. When a row
+// already has that path (the same events were recorded before and the
+// file reused), the batch's events (those after sequence last) move to it
+// and the placeholder row goes, exactly as if they had been inserted with
+// it.
+func nameSegment(ctx context.Context, tx *sql.Tx, wsk, segID int64, rel string, last int64) error {
+	var existing int64
+	err := tx.QueryRowContext(ctx, sqlSegmentID, rel).Scan(&existing)
+	if errors.Is(err, sql.ErrNoRows) {
+		_, err = tx.ExecContext(ctx, sqlNameSegment, rel, segID)
+		return err
+	}
 	if err != nil {
 		return err
 	}
-	return insertRows(ctx, tx, wsk, segID, srcs, fresh, recs)
+	if _, err := tx.ExecContext(ctx, sqlMoveBatchSegment, existing, wsk, last); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, sqlDeleteSegment, segID)
+	return err
 }
 
 // segmentID records a segment (with the creation time its events share)

@@ -150,3 +150,38 @@ func TestAppend_SegmentKeepsFullRedactedContent(t *testing.T) {
 		t.Fatalf("segment lacks the full redacted content (%v)", err)
 	}
 }
+
+// The segment row an append records under a placeholder while its segment
+// is written ends up named by the segment's path; when a row with that path
+// is already recorded (the same events appended again after their rows
+// went), the events join it and no placeholder is left.
+func TestAppend_SegmentRowNamed(t *testing.T) {
+	db, _ := openTest(t)
+	ws := mustWorkstream(t, db, "w")
+	batch := ledger.Batch{WorkstreamID: ws.ID, RunID: "run-1", Events: msgs("s", 0, 40, "alpha beta")}
+	segmentRows := func() (paths []string, eventsOnFirst int) {
+		rows, err := db.sql.Query(`SELECT s.path, (SELECT COUNT(*) FROM events e WHERE e.segment_id = s.id) FROM segments s ORDER BY s.id`)
+		must(t, err)
+		defer rows.Close()
+		for rows.Next() {
+			var p string
+			var n int
+			must(t, rows.Scan(&p, &n))
+			if paths = append(paths, p); len(paths) == 1 {
+				eventsOnFirst = n
+			}
+		}
+		return paths, eventsOnFirst
+	}
+	res := mustAppend(t, db, batch)
+	if paths, n := segmentRows(); len(paths) != 1 || paths[0] != res.SegmentPath || n != 40 {
+		t.Fatalf("after the append: segment rows %q (%d events on the first); want only %s with 40", paths, n, res.SegmentPath)
+	}
+	_, err := db.sql.Exec(`DELETE FROM events; UPDATE workstreams SET last_sequence = 0, event_count = 0`)
+	must(t, err)
+	again := mustAppend(t, db, batch)
+	if paths, n := segmentRows(); again.Added != 40 || again.SegmentPath != res.SegmentPath || len(paths) != 1 || n != 40 {
+		t.Fatalf("append again = %+v, segment rows %q (%d events on the first); want the 40 events on the one row %s",
+			again, paths, n, res.SegmentPath)
+	}
+}

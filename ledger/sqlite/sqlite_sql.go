@@ -86,7 +86,12 @@ const (
 	sqlInsertSource  = `INSERT INTO sources (harness, native_session_id) VALUES (?, ?) RETURNING id`
 	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES (?, ?, ?) ON CONFLICT (path) DO NOTHING`
 	sqlSegmentID     = `SELECT id FROM segments WHERE path = ?`
-	sqlInsertEvent   = `INSERT INTO events (wsk, sequence, id_key, event_id, source_id, source_record_id, block_index,
+	// A batch's segment row is recorded under a placeholder path while the
+	// segment is written (append_insert.go), then named or merged.
+	sqlNameSegment      = `UPDATE segments SET path = ?1 WHERE id = ?2`
+	sqlMoveBatchSegment = `UPDATE events SET segment_id = ?1 WHERE wsk = ?2 AND sequence > ?3`
+	sqlDeleteSegment    = `DELETE FROM segments WHERE id = ?1`
+	sqlInsertEvent      = `INSERT INTO events (wsk, sequence, id_key, event_id, source_id, source_record_id, block_index,
   kind, role, occurred_at, metadata, content, segment_id, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	// Conversation order (order.go): a source's newest event time, and the
 	// first event in display order of a source in a workstream after a time.
