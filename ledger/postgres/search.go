@@ -24,16 +24,13 @@ import (
 // the default one-round-trip mode would (connect).
 func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledger.Event, error) {
 	limit = ledger.ClampSearchLimit(limit)
+	if strings.TrimSpace(query) == "" {
+		return db.newest(ctx, wsID, limit)
+	}
 	var wsk, size int64
 	err := db.pool.QueryRow(ctx, sqlWorkstreamSize, prepared, wsID).Scan(&wsk, &size)
 	if err != nil {
 		return nil, db.notFound(err, wsID, "read workstream")
-	}
-	if strings.TrimSpace(query) == "" {
-		evs, err := db.queryEvents(ctx, wsID, sqlNewestEvents, prepared, wsk, limit)
-		ledger.SortConversation(evs)
-		slices.Reverse(evs)
-		return evs, err
 	}
 	q := TSQuery(query)
 	if q == "" {
@@ -44,6 +41,24 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 		return nil, err
 	}
 	return db.eventsBySequence(ctx, wsID, wsk, rank.Rank(cands, query, limit))
+}
+
+// newest lists the workstream's newest events, latest in conversation
+// order first, in one statement that looks the workstream's key up itself;
+// only when it returns nothing does a second one tell an empty workstream
+// from a missing one.
+func (db *DB) newest(ctx context.Context, wsID string, limit int) ([]ledger.Event, error) {
+	evs, err := db.queryEvents(ctx, wsID, sqlNewestEventsOf, prepared, wsID, limit)
+	if err != nil {
+		return nil, err
+	}
+	if len(evs) == 0 {
+		_, err := db.wsKey(ctx, wsID)
+		return nil, err
+	}
+	ledger.SortConversation(evs)
+	slices.Reverse(evs)
+	return evs, nil
 }
 
 // searchCandidates finds the newest SearchCandidates matches, as on

@@ -106,10 +106,11 @@ const eventColumns = `e.sequence, COALESCE(e.ord, e.sequence), e.event_id, src.h
 const eventsFrom = ` FROM events e JOIN segments s ON s.id = e.segment_id JOIN sources src ON src.id = e.source_id `
 
 const (
-	sqlEventCount        = `SELECT event_count FROM workstreams WHERE id = $1`
-	sqlEventsInRange     = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence DESC LIMIT $4`
-	sqlLatestOfKind      = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.kind = $2 ORDER BY e.sequence DESC LIMIT 1`
-	sqlNewestEvents      = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 ORDER BY e.sequence DESC LIMIT $2`
+	sqlEventCount    = `SELECT event_count FROM workstreams WHERE id = $1`
+	sqlEventsInRange = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence DESC LIMIT $4`
+	sqlLatestOfKind  = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.kind = $2 ORDER BY e.sequence DESC LIMIT 1`
+	// $1 the workstream's id: its key is looked up in the statement.
+	sqlNewestEventsOf    = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = (SELECT wsk FROM workstreams WHERE id = $1) ORDER BY e.sequence DESC LIMIT $2`
 	sqlEventsAscending   = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence LIMIT $4`
 	sqlFirstOfKindRole   = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence >= $2 AND e.sequence <= $3 AND e.kind = $4 AND e.role = $5 ORDER BY e.sequence LIMIT 1`
 	sqlEventsBySequences = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence = ANY($2::bigint[])`
