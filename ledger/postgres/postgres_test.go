@@ -212,8 +212,9 @@ func TestAppend_TwoMachinesOneWorkstream(t *testing.T) {
 	}
 }
 
-// Both ways to find candidates (the newest window, then the index) give
-// the newest matches: a small window must answer as a big one does.
+// TestSearch_WindowThenIndex: the three ways to find candidates (the whole
+// workstream in the window; a small window, then the index; the index
+// first when the table's statistics favour it) give the same results.
 func TestSearch_WindowThenIndex(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
@@ -232,11 +233,14 @@ func TestSearch_WindowThenIndex(t *testing.T) {
 	if _, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, Events: evs}); err != nil {
 		t.Fatal(err)
 	}
-	search := func(window int64, q string) []int64 {
+	if _, err := db.pool.Exec(ctx, `ANALYZE events`); err != nil { // statistics for indexFirst
+		t.Fatal(err)
+	}
+	search := func(window, big int64, q string) []int64 {
 		t.Helper()
-		old := searchWindow
-		searchWindow = window
-		defer func() { searchWindow = old }()
+		oldWindow, oldBig := searchWindow, bigWorkstream
+		searchWindow, bigWorkstream = window, big
+		defer func() { searchWindow, bigWorkstream = oldWindow, oldBig }()
 		got, err := db.Search(ctx, ws.ID, q, 100)
 		if err != nil {
 			t.Fatal(err)
@@ -247,13 +251,86 @@ func TestSearch_WindowThenIndex(t *testing.T) {
 		}
 		return seqs
 	}
-	for _, q := range []string{"rare needle", "filler", "needle 56", "absent"} {
-		big, small := search(1000, q), search(5, q)
-		if fmt.Sprint(big) != fmt.Sprint(small) {
-			t.Errorf("Search(%q) = %v with a 5-event window, %v with the whole workstream in it", q, small, big)
+	const never = 1 << 40
+	for _, q := range []string{"rare needle", "filler", "needle 56", "absent", "ABSENT needle"} {
+		whole, small, weighed := search(1000, never, q), search(5, never, q), search(1000, 0, q)
+		if fmt.Sprint(whole) != fmt.Sprint(small) || fmt.Sprint(whole) != fmt.Sprint(weighed) {
+			t.Errorf("Search(%q) = %v with the whole workstream in the window, %v with a 5-event window, %v weighed by statistics", q, whole, small, weighed)
 		}
 	}
-	if got := search(5, "rare needle"); len(got) != 9 {
+	if got := search(5, never, "rare needle"); len(got) != 9 {
 		t.Errorf("Search(rare needle) = %v; want the 9 events", got)
+	}
+}
+
+// TestRarestEstimate: no frequency before the table has statistics; after
+// ANALYZE a rare token's is below a common one's, a query's is its rarest
+// token's, and the row count is the table's.
+func TestRarestEstimate(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	ws, err := db.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	estimate := func(toks ...string) (*float64, float64) {
+		t.Helper()
+		var freq *float64
+		var rows float64
+		if err := db.pool.QueryRow(ctx, sqlRarestEstimate, toks).Scan(&freq, &rows); err != nil {
+			t.Fatal(err)
+		}
+		return freq, rows
+	}
+	if freq, _ := estimate("common"); freq != nil {
+		t.Fatalf("frequency without statistics = %v, want NULL", *freq)
+	}
+	var evs []ledger.EventInput
+	for i := range 300 {
+		text := fmt.Sprintf("common word %d", i)
+		if i == 0 {
+			text = "common unique"
+		}
+		evs = append(evs, ledger.EventInput{Harness: "claude", SourceRecordID: fmt.Sprint(i), Kind: ledger.KindMessage, Content: text})
+	}
+	if _, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, Events: evs}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.pool.Exec(ctx, `ANALYZE events`); err != nil {
+		t.Fatal(err)
+	}
+	common, rows := estimate("common")
+	rare, _ := estimate("unique")
+	both, _ := estimate("common", "unique")
+	if common == nil || rare == nil || both == nil {
+		t.Fatalf("frequencies after ANALYZE = %v %v %v, want numbers", common, rare, both)
+	}
+	if *common < 0.9 || *rare >= *common || *both != *rare || rows != 300 {
+		t.Errorf("common %v, unique %v, both %v, rows %v; want common ~1, unique below it, both = unique, 300 rows", *common, *rare, *both, rows)
+	}
+}
+
+// TestIndexFirst: the index goes first for tokens rare enough against
+// what the window would read, and never for common ones or without
+// statistics.
+func TestIndexFirst(t *testing.T) {
+	tests := []struct {
+		name       string
+		freq, rows float64
+		size       int64
+		want       bool
+	}{
+		{"no statistics", 0, 0, 50_000, false},
+		{"one 20k workstream, rare token", 0.005, 20_000, 20_000, true},
+		{"one 20k workstream, mid token", 0.027, 20_000, 20_000, true},
+		{"one 20k workstream, top token", 0.5, 20_000, 20_000, false},
+		{"1M in one workstream, common token", 0.3, 1e6, 1_000_000, false},
+		{"50k workstream of a 1M ledger, rare token", 0.007, 1e6, 50_000, true},
+		{"50k workstream of a 1M ledger, common token", 0.3, 1e6, 50_000, false},
+	}
+	for _, tt := range tests {
+		if got := indexFirst(tt.freq, tt.rows, tt.size); got != tt.want {
+			t.Errorf("%s: indexFirst(%v, %v, %d) = %v, want %v", tt.name, tt.freq, tt.rows, tt.size, got, tt.want)
+		}
 	}
 }

@@ -106,10 +106,11 @@ const eventColumns = `e.sequence, COALESCE(e.ord, e.sequence), e.event_id, src.h
 const eventsFrom = ` FROM events e JOIN segments s ON s.id = e.segment_id JOIN sources src ON src.id = e.source_id `
 
 const (
-	sqlEventCount        = `SELECT event_count FROM workstreams WHERE id = $1`
-	sqlEventsInRange     = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence DESC LIMIT $4`
-	sqlLatestOfKind      = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.kind = $2 ORDER BY e.sequence DESC LIMIT 1`
-	sqlNewestEvents      = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 ORDER BY e.sequence DESC LIMIT $2`
+	sqlEventCount    = `SELECT event_count FROM workstreams WHERE id = $1`
+	sqlEventsInRange = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence DESC LIMIT $4`
+	sqlLatestOfKind  = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.kind = $2 ORDER BY e.sequence DESC LIMIT 1`
+	// $1 the workstream's id: its key is looked up in the statement.
+	sqlNewestEventsOf    = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = (SELECT wsk FROM workstreams WHERE id = $1) ORDER BY e.sequence DESC LIMIT $2`
 	sqlEventsAscending   = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence > $2 AND e.sequence <= $3 ORDER BY e.sequence LIMIT $4`
 	sqlFirstOfKindRole   = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence >= $2 AND e.sequence <= $3 AND e.kind = $4 AND e.role = $5 ORDER BY e.sequence LIMIT 1`
 	sqlEventsBySequences = `SELECT ` + eventColumns + eventsFrom + `WHERE e.wsk = $1 AND e.sequence = ANY($2::bigint[])`
@@ -121,6 +122,15 @@ const (
 	sqlSearchCandidates = `SELECT sequence, content FROM events WHERE wsk = $1 AND tsv @@ $2::tsquery ORDER BY sequence DESC LIMIT $3`
 	sqlSearchNewest     = `SELECT sequence, content FROM (SELECT sequence, content, tsv FROM events WHERE wsk = $1 ORDER BY sequence DESC LIMIT $4) w
   WHERE tsv @@ $2::tsquery ORDER BY sequence DESC LIMIT $3`
+	// The fraction of events holding the rarest of the tokens $1, from the
+	// planner's statistics of events.tsv (a token's frequency among the
+	// most common elements, or for one not among them the lowest frequency
+	// there: the element after the list; NULL before the table has
+	// statistics), and the table's estimated rows.
+	sqlRarestEstimate = `SELECT min(COALESCE(st.fr[array_position(st.el, t.tok)], st.fr[cardinality(st.el) + 1]))::float8,
+    (SELECT reltuples FROM pg_class WHERE oid = 'events'::regclass)::float8
+  FROM (SELECT most_common_elems::text::text[] AS el, most_common_elem_freqs AS fr FROM pg_stats
+    WHERE schemaname = current_schema() AND tablename = 'events' AND attname = 'tsv') st, unnest($1::text[]) AS t(tok)`
 	sqlWorkstreamSize = `SELECT wsk, event_count FROM workstreams WHERE id = $1`
 	// Segments are named segments/<ws>/<run>-<hash>.jsonl; $1 and $2 bound
 	// the run's name prefix (a range scan of the path index).
