@@ -244,16 +244,7 @@ func (db *DB) scopeWorkstreamIDs(ctx context.Context, s ledger.Scope) ([]string,
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // moveWorkstream moves one workstream if it still is in from; ok reports

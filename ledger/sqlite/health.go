@@ -79,7 +79,7 @@ func (db *DB) integrity(ctx context.Context, opt ledger.HealthOptions, size int6
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	msgs, err := db.pragmaLines(ctx, fmt.Sprintf("PRAGMA %s(%d)", in.Check, maxIntegrityProblems))
+	msgs, err := queryStrings(ctx, db.sql, fmt.Sprintf("PRAGMA %s(%d)", in.Check, maxIntegrityProblems))
 	in.Took = time.Since(start)
 	switch {
 	case ctx.Err() != nil:
@@ -107,24 +107,6 @@ func problemLines(msgs []string) []string {
 		}
 	}
 	return out
-}
-
-// pragmaLines runs a pragma that returns one text column per row.
-func (db *DB) pragmaLines(ctx context.Context, q string) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return out, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // liveLeases lists the active runs whose lease has not expired, marking

@@ -72,6 +72,25 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// queryStrings runs a query that selects one text column and returns its
+// values in row order.
+func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
 // queryEvents runs a query selecting eventColumns.
 func (db *DB) queryEvents(ctx context.Context, wsID, query string, args ...any) ([]ledger.Event, error) {
 	out, _, err := db.queryEventRows(ctx, db.sql, wsID, false, query, args...)

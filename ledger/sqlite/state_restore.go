@@ -64,7 +64,7 @@ func (db *DB) ensureStateSnapshots(ctx context.Context) error {
 		if err := tx.QueryRowContext(ctx, sqlStateMarker).Scan(&mark); err != nil || mark >= 1 {
 			return err // another process did it meanwhile
 		}
-		ids, err := allWorkstreamIDs(ctx, tx)
+		ids, err := queryStrings(ctx, tx, sqlAllWorkstreamIDs)
 		if err != nil {
 			return err
 		}
@@ -85,23 +85,6 @@ func (db *DB) ensureStateSnapshots(ctx context.Context) error {
 		return fmt.Errorf("write workstream state snapshots: %w", err)
 	}
 	return nil
-}
-
-func allWorkstreamIDs(ctx context.Context, tx *sql.Tx) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, sqlAllWorkstreamIDs)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // adopt is the machine of a restored row: its own, or this machine for a

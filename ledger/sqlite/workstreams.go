@@ -159,20 +159,7 @@ func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error)
 }
 
 func (db *DB) scopeWorkstreamIDs(ctx context.Context, s ledger.Scope) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, sqlScopeWorkstreamIDs, s.RepoFingerprint, s.WorktreeFingerprint)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return queryStrings(ctx, db.sql, sqlScopeWorkstreamIDs, s.RepoFingerprint, s.WorktreeFingerprint)
 }
 
 // moveWorkstream moves one workstream if it still is in from; ok reports

@@ -39,21 +39,9 @@ func (db *DB) ListWorkstreams(ctx context.Context, s ledger.Scope) ([]ledger.Wor
 }
 
 func (db *DB) harnesses(ctx context.Context, wsID string) ([]string, error) {
-	rows, err := db.sql.QueryContext(ctx, sqlWorkstreamHarnesses, wsID)
-	if err != nil {
-		return nil, db.wrap(err, "list harnesses")
-	}
-	defer rows.Close()
-	var hs []string
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, db.wrap(err, "list harnesses")
-		}
-		hs = append(hs, h)
-	}
+	hs, err := queryStrings(ctx, db.sql, sqlWorkstreamHarnesses, wsID)
 	sort.Strings(hs)
-	return hs, db.wrap(rows.Err(), "list harnesses")
+	return hs, db.wrap(err, "list harnesses")
 }
 
 // Established reports whether the workstream has history worth continuing:
