@@ -110,13 +110,28 @@ func helperBigOut([]string) int {
 }
 
 // helperGrandchild leaves a SIGHUP-immune grandchild holding the PTY slave, then exits.
+// helperGrandchild leaves a grandchild holding the PTY. It exits only once
+// the grandchild ignores SIGHUP: the session leader's exit hangs up the
+// terminal, and a grandchild still starting (a Go process takes several ms
+// on a slow machine) would die of it and leave the test void.
 func helperGrandchild([]string) int {
 	exe, _ := os.Executable()
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		fmt.Println("PIPE FAILED", err)
+		return 1
+	}
 	gc := exec.Command(exe)
 	gc.Env = append(os.Environ(), helperEnv+"=sleeper")
 	gc.Stdin, gc.Stdout, gc.Stderr = os.Stdin, os.Stdout, os.Stderr
+	gc.ExtraFiles = []*os.File{readyW} // fd 3
 	if err := gc.Start(); err != nil {
 		fmt.Println("START FAILED", err)
+		return 1
+	}
+	readyW.Close()
+	if _, err := ready.Read(make([]byte, 1)); err != nil {
+		fmt.Println("GRANDCHILD NOT READY", err)
 		return 1
 	}
 	fmt.Printf("GRANDCHILD %d;\nPARENT-DONE\n", gc.Process.Pid)
@@ -125,6 +140,10 @@ func helperGrandchild([]string) int {
 
 func helperSleeper([]string) int {
 	signal.Ignore(syscall.SIGHUP)
+	if ready := os.NewFile(3, "ready"); ready != nil { // set by helperGrandchild
+		ready.Write([]byte{1})
+		ready.Close()
+	}
 	time.Sleep(time.Minute)
 	return 0
 }
