@@ -2,7 +2,6 @@ package ledgersync
 
 import (
 	"bytes"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -25,8 +24,7 @@ func fullContent(home string, e ledger.Event) string {
 		return e.Content
 	}
 	for _, line := range bytes.Split(data, []byte{'\n'}) {
-		var r durable.Record
-		if json.Unmarshal(line, &r) == nil && r.EventID == e.EventID {
+		if r, ok := durable.DecodeRecord(line); ok && r.EventID == e.EventID {
 			return r.Content
 		}
 	}

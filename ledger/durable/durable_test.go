@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -83,5 +84,40 @@ func TestOrderForRebuild(t *testing.T) {
 	want := []string{"a@1", "c@2", "b@3"}
 	if !reflect.DeepEqual(got, want) || res.Duplicates != 1 || res.Renumbered != 1 {
 		t.Fatalf("OrderForRebuild = %v, %+v; want %v with 1 duplicate and 1 renumbered", got, res, want)
+	}
+}
+
+// A segment leaves out an event id its record's fields derive (version 2)
+// and keeps one they do not; reading derives the missing id, and a version
+// 1 line, which always had one, is refused without it.
+func TestDecodeRecord_DerivedIDs(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	evs, _, err := PrepareBatch([]ledger.EventInput{{Harness: "claude", NativeSessionID: "s", SourceRecordID: "r1", Kind: ledger.KindMessage, Content: "hello"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived := ToRecord("ws1", "run", 1, evs[0], now)
+	replayed := derived
+	replayed.EventID, replayed.IDDerived = strings.Repeat("ab", 32), false // an id from elsewhere
+	for _, tc := range []struct {
+		name   string
+		rec    Record
+		withID bool
+	}{{"derivable", derived, false}, {"stored", replayed, true}} {
+		line, err := EncodeSegment([]Record{tc.rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(line), `"event_id"`); got != tc.withID || !strings.HasPrefix(string(line), `{"v":2,`) {
+			t.Fatalf("%s: segment line %s; want event_id written = %v, version 2", tc.name, line, tc.withID)
+		}
+		back, ok := DecodeRecord(line[:len(line)-1])
+		if !ok || !reflect.DeepEqual(back, tc.rec) {
+			t.Fatalf("%s: DecodeRecord = %+v, %v; want %+v", tc.name, back, ok, tc.rec)
+		}
+	}
+	line, _ := EncodeSegment([]Record{derived})
+	if _, ok := DecodeRecord([]byte(strings.Replace(string(line), `{"v":2,`, `{"v":1,`, 1))); ok {
+		t.Fatal("a version 1 line without an event id decoded; want it refused")
 	}
 }

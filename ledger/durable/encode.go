@@ -8,7 +8,8 @@ import (
 )
 
 // EncodeSegment renders the records as JSONL, byte for byte what
-// encoding/json writes for a Record (segment names hash these bytes, and
+// encoding/json writes for a Record, with the event id cleared when
+// IDDerived (segment names hash these bytes, and
 // segments written by earlier versions must keep reading back the same).
 // It writes the fields directly instead of through reflection, which was a
 // tenth of an import's CPU; TestEncodeSegment_MatchesEncodingJSON holds it
@@ -42,7 +43,9 @@ func appendRecord(b []byte, r *Record) ([]byte, error) {
 	if r.Order != 0 {
 		b = strconv.AppendInt(append(b, `,"order":`...), r.Order, 10)
 	}
-	b = appendString(append(b, `,"event_id":`...), r.EventID)
+	if r.EventID != "" && !r.IDDerived {
+		b = appendString(append(b, `,"event_id":`...), r.EventID)
+	}
 	b = appendString(append(b, `,"harness":`...), r.Harness)
 	if r.NativeSessionID != "" {
 		b = appendString(append(b, `,"native_session_id":`...), r.NativeSessionID)

@@ -56,13 +56,26 @@ func readSegment(path, rel string, out []Loaded) ([]Loaded, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var rec Record
-		if jerr := json.Unmarshal(line, &rec); jerr != nil || !validRecord(rec) {
+		rec, ok := DecodeRecord(line)
+		if !ok {
 			return nil, fmt.Errorf("rebuild: segment %s line %d is not a valid event; move the file aside and retry", rel, n)
 		}
 		out = append(out, Loaded{Rec: rec, Rel: rel})
 	}
 	return out, nil
+}
+
+// DecodeRecord reads one segment line, deriving an event id the line left
+// out (RecordVersion 2); ok is false for a line that is not a valid event.
+func DecodeRecord(line []byte) (r Record, ok bool) {
+	if json.Unmarshal(line, &r) != nil {
+		return r, false
+	}
+	if r.EventID == "" && r.V >= 2 {
+		in := ledger.EventInput{Harness: r.Harness, NativeSessionID: r.NativeSessionID, BlockIndex: r.BlockIndex, Kind: r.Kind}
+		r.EventID, r.IDDerived = ledger.DeriveEventID(r.SourceRecordID, in, r.Content), true
+	}
+	return r, validRecord(r)
 }
 
 func validRecord(r Record) bool {

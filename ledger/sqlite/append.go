@@ -145,7 +145,7 @@ func collectIDs(ctx context.Context, tx *sql.Tx, q string, args []any, into map[
 		var id []byte
 		var row ledger.EventInput
 		var kind string
-		if err := rows.Scan(&id, &row.Harness, &row.NativeSessionID, &row.SourceRecordID, &row.BlockIndex, &kind, &row.Content); err != nil {
+		if err := rows.Scan(&id, &row.Harness, &row.NativeSessionID, &row.SourceRecordID, &row.BlockIndex, &kind, textScanner{&row.Content}); err != nil {
 			return err
 		}
 		row.Kind = ledger.Kind(kind)

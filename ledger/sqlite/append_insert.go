@@ -132,13 +132,14 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceID
 		return err
 	}
 	defer stmt.Close()
+	texts := packAll(recs)
 	var first int64
 	for i, p := range fresh {
 		src, err := srcs.get(ctx, tx, p.In.Harness, p.In.NativeSessionID)
 		if err != nil {
 			return err
 		}
-		r, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, recs[i])...)
+		r, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, recs[i], texts[i])...)
 		if err != nil {
 			return err
 		}
@@ -154,9 +155,10 @@ func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceID
 	return noteNewest(ctx, tx, srcs, fresh)
 }
 
-// rowArgs are the sqlInsertEvent arguments. The content is capped and the
-// event id is stored only when the stored fields do not derive it.
-func rowArgs(wsk, segID, src int64, p pending, r durable.Record) []any {
+// rowArgs are the sqlInsertEvent arguments; text is the record's capped
+// content packed (packAll). The event id is stored only when the stored
+// fields do not derive it.
+func rowArgs(wsk, segID, src int64, p pending, r durable.Record, text any) []any {
 	var occurred, ord sql.NullInt64
 	if r.Order > 0 {
 		ord = sql.NullInt64{Int64: r.Order, Valid: true}
@@ -175,5 +177,5 @@ func rowArgs(wsk, segID, src int64, p pending, r durable.Record) []any {
 		id = p.IDRaw
 	}
 	return []any{wsk, r.Sequence, idKey(p.IDRaw), id, src, r.SourceRecordID, r.BlockIndex,
-		string(r.Kind), r.Role, occurred, metaArg(p), content, segID, ord}
+		string(r.Kind), r.Role, occurred, metaArg(p), text, segID, ord}
 }

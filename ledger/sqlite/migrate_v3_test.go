@@ -140,3 +140,43 @@ func TestAppend_DedupeByTimeAndID(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrate_V5LedgerPacksItsText upgrades a schema-5 ledger: 0006 packs
+// the long texts stored plain, rebuilds the index over the view, and every
+// event, dedupe and search stay as they were.
+func TestMigrate_V5LedgerPacksItsText(t *testing.T) {
+	ctx := context.Background()
+	home, golden := upgradeFixtureTo(t, 5)
+	db, err := Open(ctx, home)
+	must(t, err)
+	defer db.Close()
+	if db.SchemaVersion() != KnownSchemaVersion() {
+		t.Fatalf("schema %d after opening a v5 ledger; want %d", db.SchemaVersion(), KnownSchemaVersion())
+	}
+	var blobs, longPlain int
+	must(t, db.sql.QueryRow(`SELECT SUM(typeof(content) = 'blob'), SUM(typeof(content) = 'text' AND length(CAST(content AS BLOB)) > 4096) FROM events`).Scan(&blobs, &longPlain))
+	if blobs == 0 || longPlain != 0 {
+		t.Fatalf("after upgrade: %d packed rows, %d long rows left plain; want the long ones packed", blobs, longPlain)
+	}
+	mainID := goldenString(t, golden, "main/id")
+	evs, err := db.EventsInRange(ctx, mainID, 0, 1000, 0)
+	must(t, err)
+	if !sameJSON(t, evs, golden["main/events"]) {
+		t.Fatalf("events differ after upgrade 5 -> 6: %.300s", mustJSON(t, evs))
+	}
+	var replay []ledger.EventInput
+	for _, e := range evs {
+		if !strings.HasSuffix(e.Content, ledger.TruncationMarker) {
+			replay = append(replay, e.EventInput)
+		}
+	}
+	if r := mustAppend(t, db, ledger.Batch{WorkstreamID: mainID, Events: replay}); r.Added != 0 || r.Skipped != len(replay) {
+		t.Fatalf("replay after upgrade = %+v; want all %d skipped", r, len(replay))
+	}
+	for q, want := range map[string]int{"lease": 4, "cafe resume": 1, "ai-memory": 2, "C++": 1} {
+		if hits, err := db.Search(ctx, mainID, q, 100); err != nil || len(hits) != want {
+			t.Errorf("Search(%q) after upgrade = %d hits, %v; want %d", q, len(hits), err, want)
+		}
+	}
+	assertFTSIntact(t, db)
+}

@@ -132,7 +132,7 @@ func scanEvent(r rowScanner, wsID string, rid *int64) (ledger.Event, error) {
 	var meta sql.NullString
 	var created int64
 	err := r.Scan(rid, &e.Sequence, &e.Order, &id, &e.Harness, &e.NativeSessionID, &e.SourceRecordID, &e.BlockIndex,
-		&kind, &e.Role, &occurred, &meta, &e.Content, &e.SegmentPath, &created)
+		&kind, &e.Role, &occurred, &meta, textScanner{&e.Content}, &e.SegmentPath, &created)
 	if err != nil {
 		return e, err
 	}

@@ -125,7 +125,7 @@ func insertLoaded(ctx context.Context, tx *sql.Tx, wsk int64, recs []durable.Loa
 		if err != nil {
 			return err
 		}
-		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, l.Rec)...); err != nil {
+		if _, err := stmt.ExecContext(ctx, rowArgs(wsk, segID, src, p, l.Rec, packText(ledger.CapContent(l.Rec.Content)))...); err != nil {
 			return err
 		}
 	}

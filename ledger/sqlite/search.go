@@ -108,7 +108,7 @@ func (db *DB) candidates(ctx context.Context, q querier, query string, args ...a
 	out := make([]rank.Candidate, 0, 64)
 	for rows.Next() {
 		var c rank.Candidate
-		if err := rows.Scan(&c.Key, &c.Content); err != nil {
+		if err := rows.Scan(&c.Key, textScanner{&c.Content}); err != nil {
 			return nil, db.wrap(err, "search")
 		}
 		out = append(out, c)

@@ -72,8 +72,13 @@ func replaceIDs(t *testing.T, salt int, jsonl string) string {
 	t.Helper()
 	var b strings.Builder
 	for i, line := range strings.Split(strings.TrimSuffix(jsonl, "\n"), "\n") {
-		k := strings.Index(line, `"event_id":"`) + len(`"event_id":"`)
-		b.WriteString(line[:k] + fmt.Sprintf("%064x", salt*1000+i) + line[k+64:] + "\n")
+		id := fmt.Sprintf("%064x", salt*1000+i)
+		if k := strings.Index(line, `"event_id":"`) + len(`"event_id":"`); k >= len(`"event_id":"`) {
+			b.WriteString(line[:k] + id + line[k+64:] + "\n")
+			continue
+		}
+		// A derivable id is left out of the segment: give the line one.
+		b.WriteString(strings.Replace(line, `"harness":`, `"event_id":"`+id+`","harness":`, 1) + "\n")
 	}
 	return b.String()
 }

@@ -104,7 +104,8 @@ const (
 UPDATE sources SET newest_at = t.m
   FROM (SELECT source_id, MAX(occurred_at) AS m FROM events GROUP BY source_id) AS t
   WHERE t.source_id = sources.id AND t.m IS NOT NULL`
-	sqlIndexEventsFrom = `INSERT INTO events_fts (rowid, content, ws) SELECT rid, content, ws FROM events WHERE rid >= ?`
+	// The index reads the text unpacked, through the view (migrations/0006).
+	sqlIndexEventsFrom = `INSERT INTO events_fts (rowid, content, ws) SELECT rid, content, ws FROM events_text WHERE rid >= ?`
 	// ?1 now, ?2 last sequence, ?3 added, ?4 wsk.
 	sqlBumpWorkstream = `UPDATE workstreams SET updated_at = ?1, last_sequence = ?2, event_count = event_count + ?3 WHERE wsk = ?4`
 )
@@ -119,8 +120,11 @@ const (
 	// ?1 MATCH expression, ?2 candidate bound: the newest matches only.
 	// FTS5 has no top-k pruning and its bm25() scans every match of each
 	// term to compute IDF, which costs tens of ms for common words at 1M
-	// events; candidates are ranked in Go instead (rank.go).
-	sqlSearchCandidates = `SELECT rowid, content FROM events_fts WHERE events_fts MATCH ?1 ORDER BY rowid DESC LIMIT ?2`
+	// events; candidates are ranked in Go instead (rank.go). The stored
+	// content is read from the row and unpacked in Go (textScanner), not
+	// through the index's view.
+	sqlSearchCandidates = `SELECT f.rowid, e.content FROM events_fts f JOIN events e ON e.rid = f.rowid
+  WHERE events_fts MATCH ?1 ORDER BY f.rowid DESC LIMIT ?2`
 	// The same for a workstream that holds most of the ledger: the match
 	// leaves out the "w<wsk>" term (it would pair every candidate with a
 	// posting of a term in nearly every row) and the event row, read anyway
@@ -136,7 +140,7 @@ const (
 
 const (
 	sqlRebuildReset = `DELETE FROM events; DELETE FROM segments; UPDATE workstreams SET last_sequence = 0, event_count = 0`
-	// 'rebuild' re-reads the external content table (events) from scratch.
+	// 'rebuild' re-reads the external content (the view events_text) from scratch.
 	sqlFTSRebuild      = `INSERT INTO events_fts (events_fts) VALUES ('rebuild')`
 	sqlSegmentPaths    = `SELECT path FROM segments`
 	sqlRestoreCounters = `UPDATE workstreams SET last_sequence = ?, event_count = ? WHERE wsk = ?`
