@@ -115,17 +115,18 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := db.sql.ExecContext(ctx, sqlCreateVersionTable); err != nil {
 		return err
 	}
-	applied := false
+	applied, repacked := false, false
 	for _, m := range ms {
 		ok, err := db.applyMigration(ctx, m, known)
 		if err != nil {
 			return err
 		}
 		applied = applied || ok
+		repacked = repacked || ok && m.version == packedTextSchema
 	}
 	db.schema = known
 	if applied {
-		db.compactAfterMigration(ctx)
+		db.compactAfterMigration(ctx, repacked)
 	}
 	return nil
 }
@@ -163,13 +164,15 @@ func (db *DB) applyMigration(ctx context.Context, m migration, known int) (appli
 
 // compactAfterMigration hands the space a table-rebuilding migration freed
 // back to the file system: when at least a quarter of the file is free
-// pages it runs VACUUM and truncates the WAL. It is best effort: if it
-// fails (say another process is writing), the ledger is still complete and
-// correct and later appends reuse the free pages, so Open does not fail.
-func (db *DB) compactAfterMigration(ctx context.Context) {
+// pages, or always after packing the text in place (force: the rows shrink
+// but their pages stay, a third emptier, so no page is free), it runs
+// VACUUM and truncates the WAL. It is best effort: if it fails (say another
+// process is writing), the ledger is still complete and correct and later
+// appends reuse the space, so Open does not fail.
+func (db *DB) compactAfterMigration(ctx context.Context, force bool) {
 	var free, total int64
-	if db.sql.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free) != nil ||
-		db.sql.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&total) != nil || free*4 < total {
+	if !force && (db.sql.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free) != nil ||
+		db.sql.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&total) != nil || free*4 < total) {
 		return
 	}
 	if _, err := db.sql.ExecContext(ctx, `VACUUM`); err == nil {
@@ -179,6 +182,9 @@ func (db *DB) compactAfterMigration(ctx context.Context) {
 
 // machineSchema is the migration that gave links and runs a machine.
 const machineSchema = 5
+
+// packedTextSchema is the migration that packs the stored text in place.
+const packedTextSchema = 6
 
 // adoptMachine is the Go side of migrations/0005, in its transaction: the
 // links and runs written before machines existed become this machine's,
