@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5/pgtype"
+
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/rank"
 )
@@ -36,11 +38,11 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	if q == "" {
 		return nil, nil // only punctuation: nothing the index could match
 	}
-	cands, err := db.searchCandidates(ctx, wsk, size, query, q)
+	r, err := db.searchCandidates(ctx, wsk, size, query, q)
 	if err != nil {
 		return nil, err
 	}
-	return db.eventsBySequence(ctx, wsID, wsk, rank.Rank(cands, query, limit))
+	return db.eventsBySequence(ctx, wsID, wsk, r.Top(limit))
 }
 
 // newest lists the workstream's newest events, latest in conversation
@@ -66,8 +68,9 @@ func (db *DB) newest(ctx context.Context, wsID string, limit int) ([]ledger.Even
 // window), or the GIN index. A small workstream is scanned (bounded and
 // cheap); in a big one indexFirst weighs the two with the planner's
 // statistics; when the window goes first and holds too few matches in a
-// workstream bigger than it, the index searches the rest.
-func (db *DB) searchCandidates(ctx context.Context, wsk, size int64, query, q string) ([]rank.Candidate, error) {
+// workstream bigger than it, the index searches the whole workstream
+// again. The candidates come back counted into a ranker.
+func (db *DB) searchCandidates(ctx context.Context, wsk, size int64, query, q string) (*rank.Ranker, error) {
 	if size > bigWorkstream {
 		var freq *float64 // nil: no statistics yet
 		var rows float64
@@ -75,14 +78,14 @@ func (db *DB) searchCandidates(ctx context.Context, wsk, size int64, query, q st
 			return nil, db.wrap(err, "search")
 		}
 		if freq != nil && indexFirst(*freq, rows, size) {
-			return db.candidates(ctx, sqlSearchCandidates, prepared, wsk, q, ledger.SearchCandidates)
+			return db.candidates(ctx, query, sqlSearchCandidates, prepared, wsk, q, ledger.SearchCandidates)
 		}
 	}
-	cands, err := db.candidates(ctx, sqlSearchNewest, prepared, wsk, q, ledger.SearchCandidates, searchWindow)
-	if err == nil && len(cands) < ledger.SearchCandidates && size > searchWindow {
-		cands, err = db.candidates(ctx, sqlSearchCandidates, prepared, wsk, q, ledger.SearchCandidates)
+	r, err := db.candidates(ctx, query, sqlSearchNewest, prepared, wsk, q, ledger.SearchCandidates, searchWindow)
+	if err == nil && r.Len() < ledger.SearchCandidates && size > searchWindow {
+		r, err = db.candidates(ctx, query, sqlSearchCandidates, prepared, wsk, q, ledger.SearchCandidates)
 	}
-	return cands, err
+	return r, err
 }
 
 // indexFirst reports whether the index is the cheaper way for a query
@@ -124,23 +127,25 @@ func queryTokens(query string) []string {
 // before it turns to the index.
 var searchWindow int64 = 20000
 
-// candidates runs a candidate query (sequence and content of matches).
-func (db *DB) candidates(ctx context.Context, query string, args ...any) ([]rank.Candidate, error) {
-	rows, err := db.pool.Query(ctx, query, args...)
+// candidates runs a candidate statement (sequence and content of matches)
+// and ranks them against the user's query as they are read: each content
+// is counted in the driver's buffer (DriverBytes), never copied or kept.
+func (db *DB) candidates(ctx context.Context, query, stmt string, args ...any) (*rank.Ranker, error) {
+	rows, err := db.pool.Query(ctx, stmt, args...)
 	if err != nil {
 		return nil, db.wrap(err, "search")
 	}
-	cands := make([]rank.Candidate, 0, 64)
+	defer rows.Close()
+	r := rank.NewRanker(query)
 	for rows.Next() {
-		var c rank.Candidate
-		if err := rows.Scan(&c.Key, &c.Content); err != nil {
-			rows.Close()
+		var key int64
+		var content pgtype.DriverBytes
+		if err := rows.Scan(&key, &content); err != nil {
 			return nil, db.wrap(err, "search")
 		}
-		cands = append(cands, c)
+		r.AddBytes(key, content)
 	}
-	rows.Close()
-	return cands, db.wrap(rows.Err(), "search")
+	return r, db.wrap(rows.Err(), "search")
 }
 
 // eventsBySequence loads the events with those sequences, in that order.

@@ -134,6 +134,19 @@ func TestRank_SameAsBefore(t *testing.T) {
 				if got := Rank(cands, q, limit); !reflect.DeepEqual(got, want) {
 					t.Errorf("avg %d, Rank(%q, %d) = %v; before %v", avg, q, limit, got, want)
 				}
+				// A backend counts each content from one reused buffer,
+				// overwritten by the next row: nothing of it may be kept.
+				r, buf := NewRanker(q), []byte(nil)
+				for _, c := range cands {
+					buf = append(buf[:0], c.Content...)
+					r.AddBytes(c.Key, buf)
+					for i := range buf {
+						buf[i] = 'x'
+					}
+				}
+				if got := r.Top(limit); r.Len() != len(cands) || !reflect.DeepEqual(got, want) {
+					t.Errorf("avg %d, Ranker(%q).Top(%d) from a reused buffer = %v; before %v", avg, q, limit, got, want)
+				}
 			}
 		}
 	}

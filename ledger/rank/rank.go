@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unsafe"
 )
 
 // Candidate is one match to rank: a backend's key for the event (a rowid,
@@ -32,34 +33,84 @@ const (
 // query is an AND), so within the candidate set each term's IDF is the same
 // constant and cannot change the order.
 func Rank(cands []Candidate, query string, limit int) []int64 {
+	r := NewRanker(query)
+	for _, c := range cands {
+		r.Add(c.Key, c.Content)
+	}
+	return r.Top(limit)
+}
+
+// Ranker is Rank for candidates as a backend reads them, newest first: it
+// keeps each candidate's term counts and length, not its content. A search
+// reads up to ledger.SearchCandidates contents; holding them all until the
+// ranking (a megabyte or more) was most of what a CLI search allocated, in
+// a process whose every new heap page costs a page fault.
+type Ranker struct {
+	tc   *termCounter // nil when the query has no terms
+	n    int          // terms
+	keys []int64
+	lens []int
+	tfs  []int // n counts per candidate, in one slice
+}
+
+// NewRanker ranks candidates against query's terms.
+func NewRanker(query string) *Ranker {
 	terms := Terms(query)
-	if len(cands) == 0 || len(terms) == 0 {
+	r := &Ranker{n: len(terms)}
+	if len(terms) > 0 {
+		r.tc = newTermCounter(terms)
+	}
+	return r
+}
+
+// Add counts one candidate, the next newest after those added before.
+// content is not retained.
+func (r *Ranker) Add(key int64, content string) {
+	r.keys = append(r.keys, key)
+	if r.tc == nil {
+		return
+	}
+	i := len(r.tfs)
+	for range r.n {
+		r.tfs = append(r.tfs, 0)
+	}
+	r.lens = append(r.lens, r.tc.count(content, r.tfs[i:i+r.n]))
+}
+
+// AddBytes is Add for content in a buffer the caller reuses: it is read
+// during the call only.
+func (r *Ranker) AddBytes(key int64, content []byte) {
+	r.Add(key, unsafe.String(unsafe.SliceData(content), len(content)))
+}
+
+// Len is the number of candidates added.
+func (r *Ranker) Len() int { return len(r.keys) }
+
+// Top returns the best limit keys, newer first on a tie.
+func (r *Ranker) Top(limit int) []int64 {
+	if len(r.keys) == 0 || r.tc == nil {
 		return nil
 	}
-	tc := newTermCounter(terms)
-	lens := make([]int, len(cands))
-	tfs := make([]int, len(cands)*len(terms)) // one allocation for every candidate's counts
 	total := 0
-	for i, c := range cands {
-		lens[i] = tc.count(c.Content, tfs[i*len(terms):(i+1)*len(terms)])
-		total += lens[i]
+	for _, n := range r.lens {
+		total += n
 	}
-	avg := float64(total)/float64(len(cands)) + 1e-9
-	scores := make([]float64, len(cands))
-	for i := range cands {
-		for _, n := range tfs[i*len(terms) : (i+1)*len(terms)] {
+	avg := float64(total)/float64(len(r.keys)) + 1e-9
+	scores := make([]float64, len(r.keys))
+	for i := range r.keys {
+		for _, n := range r.tfs[i*r.n : (i+1)*r.n] {
 			tf := float64(n)
-			scores[i] += tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(lens[i])/avg))
+			scores[i] += tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(r.lens[i])/avg))
 		}
 	}
-	idx := make([]int, len(cands))
+	idx := make([]int, len(r.keys))
 	for i := range idx {
 		idx[i] = i
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] }) // cands are newest first
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] }) // added newest first
 	out := make([]int64, 0, min(limit, len(idx)))
 	for _, i := range idx[:min(limit, len(idx))] {
-		out = append(out, cands[i].Key)
+		out = append(out, r.keys[i])
 	}
 	return out
 }

@@ -36,16 +36,16 @@ func (db *DB) Search(ctx context.Context, wsID, query string, limit int) ([]ledg
 	if q == "" {
 		return nil, nil // only punctuation: nothing the index could match
 	}
-	var cands []rank.Candidate
+	r := rank.NewRanker(query)
 	if sc.dominant() {
-		cands, err = db.candidates(ctx, conn, sqlSearchCandidatesByRow, "content : ("+q+")", ledger.SearchCandidates, sc.wsk)
+		err = db.candidates(ctx, conn, r, sqlSearchCandidatesByRow, "content : ("+q+")", ledger.SearchCandidates, sc.wsk)
 	} else {
-		cands, err = db.candidates(ctx, conn, sqlSearchCandidates, fmt.Sprintf(`ws : "w%d" AND content : (%s)`, sc.wsk, q), ledger.SearchCandidates)
+		err = db.candidates(ctx, conn, r, sqlSearchCandidates, fmt.Sprintf(`ws : "w%d" AND content : (%s)`, sc.wsk, q), ledger.SearchCandidates)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return db.eventsByRid(ctx, conn, wsID, rank.Rank(cands, query, limit))
+	return db.eventsByRid(ctx, conn, wsID, r.Top(limit))
 }
 
 // searchCachePages is the page cache of a connection while it searches. A
@@ -98,22 +98,35 @@ func (db *DB) searchScope(ctx context.Context, q querier, wsID string) (searchSc
 }
 
 // candidates runs a candidate query (rowid and content of the newest
-// matches, at most SearchCandidates).
-func (db *DB) candidates(ctx context.Context, q querier, query string, args ...any) ([]rank.Candidate, error) {
+// matches, at most SearchCandidates) and counts each candidate into r as
+// it is read: packed contents are unpacked into one reused buffer, and no
+// content outlives its row.
+func (db *DB) candidates(ctx context.Context, q querier, r *rank.Ranker, query string, args ...any) error {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, db.wrap(err, "search")
+		return db.wrap(err, "search")
 	}
 	defer rows.Close()
-	out := make([]rank.Candidate, 0, 64)
+	var buf []byte
 	for rows.Next() {
-		var c rank.Candidate
-		if err := rows.Scan(&c.Key, textScanner{&c.Content}); err != nil {
-			return nil, db.wrap(err, "search")
+		var key int64
+		var content any
+		if err := rows.Scan(&key, &content); err != nil {
+			return db.wrap(err, "search")
 		}
-		out = append(out, c)
+		switch c := content.(type) {
+		case string:
+			r.Add(key, c)
+		case []byte:
+			if buf, err = unpackInto(buf, c); err != nil {
+				return db.wrap(err, "search")
+			}
+			r.AddBytes(key, buf)
+		default:
+			return db.wrap(fmt.Errorf("stored event text has unexpected type %T", content), "search")
+		}
 	}
-	return out, db.wrap(rows.Err(), "search")
+	return db.wrap(rows.Err(), "search")
 }
 
 // eventsByRid loads the events with those rowids, in the given order.

@@ -90,15 +90,31 @@ func unpackText(v any) (string, error) {
 	case string:
 		return x, nil
 	case []byte:
-		b, err := s2.Decode(nil, x)
-		if err != nil {
-			return "", fmt.Errorf("stored event text is damaged (%w); rebuild the ledger from its segments with: ai-memory ledger rebuild", err)
-		}
-		return string(b), nil
+		b, err := unpackInto(nil, x)
+		return string(b), err
 	case nil:
 		return "", nil
 	}
 	return "", fmt.Errorf("stored event text has unexpected type %T", v)
+}
+
+// unpackInto unpacks a packed text into buf (reused when large enough).
+// A length over the cap is damage, refused before it is allocated.
+func unpackInto(buf, packed []byte) ([]byte, error) {
+	n, err := s2.DecodedLen(packed)
+	if err == nil && n > ledger.MaxContentBytes {
+		err = fmt.Errorf("unpacks to %d bytes, over the %d a text is capped at", n, ledger.MaxContentBytes)
+	}
+	if err == nil {
+		if n > cap(buf) {
+			buf = make([]byte, n)
+		}
+		buf, err = s2.Decode(buf[:n], packed)
+	}
+	if err != nil {
+		return buf[:0], fmt.Errorf("stored event text is damaged (%w); rebuild the ledger from its segments with: ai-memory ledger rebuild", err)
+	}
+	return buf, nil
 }
 
 // textScanner scans a content column into a string.

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -50,6 +51,10 @@ func TestUnpackText_Damaged(t *testing.T) {
 	_, err := unpackText([]byte{0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3})
 	if err == nil || !strings.Contains(err.Error(), "ai-memory ledger rebuild") {
 		t.Fatalf("unpackText(damaged) = %v; want an error naming the rebuild", err)
+	}
+	huge := binary.AppendUvarint(nil, 1<<31) // a length no stored text has
+	if _, err := unpackText(append(huge, 0)); err == nil || !strings.Contains(err.Error(), "over the") {
+		t.Fatalf("unpackText(2 GiB length) = %v; want it refused unallocated", err)
 	}
 	if _, err := unpackText(int64(3)); err == nil {
 		t.Fatal("unpackText(int64) succeeded; want an error")
