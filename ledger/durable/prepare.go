@@ -4,12 +4,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/internal/parallel"
 )
 
 // Pending is an event ready to store.
@@ -63,27 +61,10 @@ type prepared struct {
 const prepareParallelMin = 32
 
 // prepareAll runs prepareOne over every event, on all cores for a large
-// batch (workers take the next event in turn, so uneven sizes balance);
-// the result is in input order whatever the schedule.
+// batch; the result is in input order whatever the schedule.
 func prepareAll(in []ledger.EventInput) []prepared {
 	out := make([]prepared, len(in))
-	workers := min(runtime.GOMAXPROCS(0), len(in)/prepareParallelMin)
-	if workers <= 1 {
-		for i, e := range in {
-			out[i] = prepareOne(i, e)
-		}
-		return out
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(in); i = int(next.Add(1) - 1) {
-				out[i] = prepareOne(i, in[i])
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(len(in), prepareParallelMin, func(i int) { out[i] = prepareOne(i, in[i]) })
 	return out
 }
 

@@ -34,6 +34,29 @@ func upgradeFixtureTo(t *testing.T, v int) (string, map[string]json.RawMessage) 
 	return home, golden
 }
 
+// assertUpgradeKeptEvents checks that the upgraded fixture's events read
+// back exactly as the golden file has them and that replaying them (all but
+// the capped one) adds nothing; it returns the main workstream's id.
+func assertUpgradeKeptEvents(t *testing.T, db *DB, golden map[string]json.RawMessage) string {
+	t.Helper()
+	mainID := goldenString(t, golden, "main/id")
+	evs, err := db.EventsInRange(context.Background(), mainID, 0, 1000, 0)
+	must(t, err)
+	if !sameJSON(t, evs, golden["main/events"]) {
+		t.Fatalf("events differ after upgrade to %d: %.300s", db.SchemaVersion(), mustJSON(t, evs))
+	}
+	var replay []ledger.EventInput
+	for _, e := range evs {
+		if !strings.HasSuffix(e.Content, ledger.TruncationMarker) {
+			replay = append(replay, e.EventInput)
+		}
+	}
+	if r := mustAppend(t, db, ledger.Batch{WorkstreamID: mainID, Events: replay}); r.Added != 0 || r.Skipped != len(replay) {
+		t.Fatalf("replay after upgrade = %+v; want all %d skipped", r, len(replay))
+	}
+	return mainID
+}
+
 func indexNames(t *testing.T, db *DB) string {
 	t.Helper()
 	rows, err := db.sql.Query(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL ORDER BY name`)
@@ -63,21 +86,7 @@ func TestMigrate_V2LedgerGetsTheTimeOrderedDedupeIndex(t *testing.T) {
 	if got := indexNames(t, db); got != "events_dedupe" {
 		t.Fatalf("indexes on events after upgrade: %q; want events_dedupe only", got)
 	}
-	mainID := goldenString(t, golden, "main/id")
-	evs, err := db.EventsInRange(ctx, mainID, 0, 1000, 0)
-	must(t, err)
-	if !sameJSON(t, evs, golden["main/events"]) {
-		t.Fatalf("events differ after upgrade 2 -> 3: %.300s", mustJSON(t, evs))
-	}
-	var replay []ledger.EventInput
-	for _, e := range evs {
-		if !strings.HasSuffix(e.Content, ledger.TruncationMarker) {
-			replay = append(replay, e.EventInput)
-		}
-	}
-	if r := mustAppend(t, db, ledger.Batch{WorkstreamID: mainID, Events: replay}); r.Added != 0 || r.Skipped != len(replay) {
-		t.Fatalf("replay after upgrade = %+v; want all %d skipped", r, len(replay))
-	}
+	mainID := assertUpgradeKeptEvents(t, db, golden)
 	if hits, err := db.Search(ctx, mainID, "lease", 100); err != nil || len(hits) != 4 {
 		t.Fatalf("search after upgrade = %d hits, %v; want 4", len(hits), err)
 	}
@@ -158,21 +167,7 @@ func TestMigrate_V5LedgerPacksItsText(t *testing.T) {
 	if blobs == 0 || longPlain != 0 {
 		t.Fatalf("after upgrade: %d packed rows, %d long rows left plain; want the long ones packed", blobs, longPlain)
 	}
-	mainID := goldenString(t, golden, "main/id")
-	evs, err := db.EventsInRange(ctx, mainID, 0, 1000, 0)
-	must(t, err)
-	if !sameJSON(t, evs, golden["main/events"]) {
-		t.Fatalf("events differ after upgrade 5 -> 6: %.300s", mustJSON(t, evs))
-	}
-	var replay []ledger.EventInput
-	for _, e := range evs {
-		if !strings.HasSuffix(e.Content, ledger.TruncationMarker) {
-			replay = append(replay, e.EventInput)
-		}
-	}
-	if r := mustAppend(t, db, ledger.Batch{WorkstreamID: mainID, Events: replay}); r.Added != 0 || r.Skipped != len(replay) {
-		t.Fatalf("replay after upgrade = %+v; want all %d skipped", r, len(replay))
-	}
+	mainID := assertUpgradeKeptEvents(t, db, golden)
 	for q, want := range map[string]int{"lease": 4, "cafe resume": 1, "ai-memory": 2, "C++": 1} {
 		if hits, err := db.Search(ctx, mainID, q, 100); err != nil || len(hits) != want {
 			t.Errorf("Search(%q) after upgrade = %d hits, %v; want %d", q, len(hits), err, want)

@@ -1,17 +1,15 @@
 package sqlite
 
 import (
-	"runtime"
-	"sync"
-	"sync/atomic"
-
 	sqldriver "database/sql/driver"
 	"fmt"
-	"github.com/ai-memory/ai-memory/ledger"
-	"github.com/ai-memory/ai-memory/ledger/durable"
 
 	"github.com/klauspost/compress/s2"
 	"modernc.org/sqlite"
+
+	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/durable"
+	"github.com/ai-memory/ai-memory/ledger/internal/parallel"
 )
 
 // Event text is stored compressed (schema 6, migrations/0006): the events
@@ -64,23 +62,7 @@ const packParallelMin = 32
 // hold up).
 func packAll(recs []durable.Record) []any {
 	out := make([]any, len(recs))
-	workers := min(runtime.GOMAXPROCS(0), len(recs)/packParallelMin)
-	if workers <= 1 {
-		for i := range recs {
-			out[i] = packText(ledger.CapContent(recs[i].Content))
-		}
-		return out
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(recs); i = int(next.Add(1) - 1) {
-				out[i] = packText(ledger.CapContent(recs[i].Content))
-			}
-		})
-	}
-	wg.Wait()
+	parallel.Each(len(recs), packParallelMin, func(i int) { out[i] = packText(ledger.CapContent(recs[i].Content)) })
 	return out
 }
 
