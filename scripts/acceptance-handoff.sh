@@ -78,8 +78,10 @@ check "handoff --harness codex: but not codex's own events" \
 acc_events || true
 check "ledger: no event holds the packet" \
 	eq "$(ev --arg m "$PACKET_MARKER" '[.[] | select(.content | contains($m))] | length')" 0
+# (the check above reads every event's text through ai-memory; this one reads
+# the texts SQLite stores plain, the packed ones being BLOBs only it unpacks)
 check "ledger.db: no stored content mentions the packet marker" eq \
-	"$(sqlite3 "file:$RIG_TMP/amdata/ledger.db?mode=ro" "select count(*) from events where content like '%ai-memory:packet%'" 2>&1)" 0
+	"$(sqlite3 "file:$RIG_TMP/amdata/ledger.db?mode=ro" "select count(*) from events where typeof(content) = 'text' and content like '%ai-memory:packet%'" 2>&1)" 0
 check "~/.claude/settings.json unchanged" eq "$(sha256sum <"$HOME_DIR/.claude/settings.json")" "$sum_settings"
 check "\$CODEX_HOME/config.toml unchanged" eq "$(sha256sum <"$HOME_DIR/.codex/config.toml")" "$sum_codex"
 check "~/.claude.json: nothing of ai-memory added" eq "$(grep -c 'ai-memory' "$HOME_DIR/.claude.json" || true)" 0
