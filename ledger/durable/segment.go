@@ -115,6 +115,15 @@ func (s *Store) WriteSegment(wsID, base string, jsonl []byte) (rel string, creat
 	return rel, true, nil
 }
 
+// PendingSegment is the placeholder path under which a backend records the
+// segment row of a batch whose segment StartSegment is still writing: no
+// segment file is named so (they end in .jsonl or .jsonl.zst), and the
+// transaction that records it renames it once Wait returns, so it never
+// outlives that transaction.
+func PendingSegment(wsID, runID string) string {
+	return "segments/" + wsID + "/.pending-" + runID
+}
+
 // SegmentWrite is a segment being encoded and written in the background,
 // so that a backend can insert the batch's rows on one core while the
 // segment is encoded, hashed, compressed and fsynced on another. Its

@@ -8,9 +8,11 @@ import (
 	"sort"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/durable"
+	"github.com/ai-memory/ai-memory/ledger/internal/parallel"
 )
 
 // Append adds a batch atomically and idempotently, as every backend does
@@ -104,7 +106,11 @@ func filterPresent(ctx context.Context, t *tx, wsk int64, evs []durable.Pending)
 }
 
 // insertFresh numbers the new events, writes their segment and inserts the
-// rows.
+// rows. As on SQLite, the segment is encoded, compressed and fsynced on
+// another goroutine while the server inserts the rows (measured: 5 ms of a
+// 400-event batch's 45): the rows point to a segment row recorded under a
+// placeholder path, named once the segment is written. The segment is
+// durable before this returns, so before the transaction commits.
 func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, last int64, fresh []durable.Pending, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(t.now)
 	recs := make([]durable.Record, len(fresh))
@@ -117,34 +123,56 @@ func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, l
 	if err := placeLate(ctx, t, wsk, srcs, fresh, recs); err != nil {
 		return "", err
 	}
-	data, err := durable.EncodeSegment(recs)
-	if err != nil {
-		return "", err
+	w := db.store.StartSegment(wsID, runID, recs)
+	segID, err := segmentID(ctx, t, wsk, durable.PendingSegment(wsID, runID), t.now)
+	if err == nil {
+		segs := make([]int64, len(recs))
+		for i := range segs {
+			segs[i] = segID
+		}
+		err = insertRecords(ctx, t, wsk, srcs, recs, metas, segs)
 	}
-	rel, created, err := db.store.WriteSegment(wsID, durable.SegmentBase(runID, data), data)
-	if err != nil {
-		return "", err
-	}
-	res.SegmentPath = rel
+	rel, created, werr := w.Wait()
 	createdPath := ""
 	if created {
 		createdPath = rel
 	}
-	segID, err := segmentID(ctx, t, wsk, rel, t.now)
+	if err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = nameSegment(ctx, t, wsk, segID, rel, last)
+	}
 	if err != nil {
 		return createdPath, err
 	}
-	segs := make([]int64, len(recs))
-	for i := range segs {
-		segs[i] = segID
-	}
-	if err := insertRecords(ctx, t, wsk, srcs, recs, metas, segs); err != nil {
-		return createdPath, err
-	}
+	res.SegmentPath = rel
 	res.Added = len(fresh)
 	res.LastSequence = last + int64(len(fresh))
 	_, err = t.Exec(ctx, sqlBumpWorkstream, t.now, res.LastSequence, len(fresh), wsk)
 	return createdPath, err
+}
+
+// nameSegment gives the batch's segment row its path rel. When a row
+// already has that path (the same events were recorded before and the
+// file reused), the batch's events (those after sequence last) move to it
+// and the placeholder row goes, exactly as if they had been inserted with
+// it.
+func nameSegment(ctx context.Context, t *tx, wsk, segID int64, rel string, last int64) error {
+	var existing int64
+	err := t.QueryRow(ctx, sqlSegmentID, rel).Scan(&existing)
+	if errors.Is(err, pgx.ErrNoRows) {
+		_, err = t.Exec(ctx, sqlNameSegment, rel, segID)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := t.Exec(ctx, sqlMoveBatchSegment, existing, wsk, last); err != nil {
+		return err
+	}
+	_, err = t.Exec(ctx, sqlDeleteSegment, segID)
+	return err
 }
 
 // segmentID records a segment (with the creation time its events share)
@@ -192,11 +220,18 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 		seqs, srcIDs, segIDs = make([]int64, n), make([]int64, n), segs
 		ids                  = make([][]byte, n)
 		recIDs, kinds, roles = make([]string, n), make([]string, n), make([]string, n)
-		contents, tsvs       = make([]string, n), make([]string, n)
+		contents             = make([]string, n)
+		tsvs                 = make([]pgtype.TSVector, n)
 		blks                 = make([]int32, n)
 		occ, ords            = make([]*int64, n), make([]*int64, n)
 		meta                 = make([]*string, n)
 	)
+	// The documents are built on all cores (tokenising is most of the
+	// client's work of an append).
+	parallel.Each(n, 32, func(i int) {
+		contents[i] = ledger.CapContent(recs[i].Content)
+		tsvs[i] = tsvectorOf(contents[i])
+	})
 	newest := map[int64]int64{}
 	for i, r := range recs {
 		src, err := srcs.get(ctx, t, r.Harness, r.NativeSessionID)
@@ -206,8 +241,6 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 		seqs[i], srcIDs[i] = r.Sequence, src
 		ids[i], _ = hex.DecodeString(r.EventID)
 		recIDs[i], kinds[i], roles[i], blks[i] = r.SourceRecordID, string(r.Kind), r.Role, int32(r.BlockIndex)
-		contents[i] = ledger.CapContent(r.Content)
-		tsvs[i] = tsvectorOf(contents[i])
 		if r.OccurredAt != nil {
 			us := r.OccurredAt.UnixMicro()
 			occ[i] = &us

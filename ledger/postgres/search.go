@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -177,45 +176,49 @@ const (
 	maxPositions = 256
 )
 
-// tsvectorOf is the text form of content's search document: every token of
-// rank.Tokens with its positions. Building it in Go, rather than with a
-// text search configuration, is what makes PostgreSQL tokenise exactly as
-// SQLite's unicode61 does (no stemming, no stop words, identifiers split
-// the same way), so one query corpus gives the same results on both.
-func tsvectorOf(content string) string {
+// tsvectorOf is content's search document: every token of rank.Tokens
+// with its positions. Building it in Go, rather than with a text search
+// configuration, is what makes PostgreSQL tokenise exactly as SQLite's
+// unicode61 does (no stemming, no stop words, identifiers split the same
+// way), so one query corpus gives the same results on both.
+//
+// pgx sends it in tsvector's binary form. The server parses the text form
+// character by character; that cost 60 µs a row, three quarters of an
+// append's server time, against almost nothing for the binary form. The
+// lexemes come in the server's order (bytewise), so it need not sort them.
+func tsvectorOf(content string) pgtype.TSVector {
 	toks := rank.Tokens(content)
+	doc := pgtype.TSVector{Valid: true}
 	if len(toks) == 0 {
-		return ""
+		return doc
 	}
-	pos := make(map[string][]int, len(toks))
-	order := make([]string, 0, len(toks))
+	type occurrence struct {
+		tok string
+		pos uint16
+	}
+	occ := make([]occurrence, len(toks))
 	for i, tok := range toks {
-		tok = clampLexeme(tok)
-		p := min(i+1, maxPosition)
-		ps, seen := pos[tok]
-		if !seen {
-			order = append(order, tok)
-		}
-		if len(ps) < maxPositions && (len(ps) == 0 || ps[len(ps)-1] != p) {
-			pos[tok] = append(ps, p)
-		}
+		occ[i] = occurrence{clampLexeme(tok), uint16(min(i+1, maxPosition))}
 	}
-	var b strings.Builder
-	b.Grow(len(content) + 4*len(toks))
-	for i, tok := range order {
-		if i > 0 {
-			b.WriteByte(' ')
+	slices.SortFunc(occ, func(a, b occurrence) int {
+		if c := strings.Compare(a.tok, b.tok); c != 0 {
+			return c
 		}
-		writeLexeme(&b, tok)
-		b.WriteByte(':')
-		for j, p := range pos[tok] {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.Itoa(p))
+		return int(a.pos) - int(b.pos)
+	})
+	positions := make([]pgtype.TSVectorPosition, 0, len(occ))
+	for i, o := range occ {
+		if i == 0 || o.tok != occ[i-1].tok {
+			doc.Lexemes = append(doc.Lexemes, pgtype.TSVectorLexeme{Word: o.tok})
 		}
+		lex := &doc.Lexemes[len(doc.Lexemes)-1]
+		if n := len(lex.Positions); n == maxPositions || (n > 0 && lex.Positions[n-1].Position == o.pos) {
+			continue
+		}
+		positions = append(positions, pgtype.TSVectorPosition{Position: o.pos})
+		lex.Positions = positions[len(positions)-len(lex.Positions)-1 : len(positions) : len(positions)]
 	}
-	return b.String()
+	return doc
 }
 
 // TSQuery turns free text into a tsquery with QuoteFTS's meaning on SQLite:

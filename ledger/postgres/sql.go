@@ -80,18 +80,21 @@ const (
 )
 
 const (
-	sqlPresent       = `SELECT event_id FROM events WHERE wsk = $1 AND event_id = ANY($2::bytea[])`
-	sqlSourceID      = `SELECT id, newest_at FROM sources WHERE harness = $1 AND native_session_id = $2`
-	sqlInsertSource  = `INSERT INTO sources (harness, native_session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
-	sqlInsertSegment = `INSERT INTO segments (wsk, path, created_at) VALUES ($1, $2, $3) ON CONFLICT (path) DO NOTHING`
-	sqlSegmentID     = `SELECT id FROM segments WHERE path = $1`
+	sqlPresent          = `SELECT event_id FROM events WHERE wsk = $1 AND event_id = ANY($2::bytea[])`
+	sqlSourceID         = `SELECT id, newest_at FROM sources WHERE harness = $1 AND native_session_id = $2`
+	sqlInsertSource     = `INSERT INTO sources (harness, native_session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`
+	sqlInsertSegment    = `INSERT INTO segments (wsk, path, created_at) VALUES ($1, $2, $3) ON CONFLICT (path) DO NOTHING`
+	sqlSegmentID        = `SELECT id FROM segments WHERE path = $1`
+	sqlNameSegment      = `UPDATE segments SET path = $1 WHERE id = $2`
+	sqlMoveBatchSegment = `UPDATE events SET segment_id = $1 WHERE wsk = $2 AND sequence > $3`
+	sqlDeleteSegment    = `DELETE FROM segments WHERE id = $1`
 	// One statement per batch: each argument is an array with one element
-	// per event, and the tsvector arrives as text built in Go.
+	// per event, and the tsvector arrives built in Go, in binary form.
 	sqlInsertEvents = `INSERT INTO events (wsk, sequence, event_id, source_id, source_record_id, block_index,
   kind, role, occurred_at, metadata, content, segment_id, ord, tsv)
-SELECT $1, t.seq, t.id, t.src, t.rec, t.blk, t.kind, t.role, t.occ, t.meta, t.content, t.seg, t.ord, t.tsv::tsvector
+SELECT $1, t.seq, t.id, t.src, t.rec, t.blk, t.kind, t.role, t.occ, t.meta, t.content, t.seg, t.ord, t.tsv
 FROM unnest($2::bigint[], $3::bytea[], $4::bigint[], $5::text[], $6::int[], $7::text[], $8::text[], $9::bigint[],
-  $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::text[])
+  $10::text[], $11::text[], $12::bigint[], $13::bigint[], $14::tsvector[])
   AS t(seq, id, src, rec, blk, kind, role, occ, meta, content, seg, ord, tsv)`
 	sqlBumpNewest     = `UPDATE sources SET newest_at = GREATEST(newest_at, $1) WHERE id = $2`
 	sqlFirstAfterTime = `SELECT COALESCE(ord, sequence) AS o, occurred_at, sequence FROM events

@@ -29,7 +29,7 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 		return "", err
 	}
 	w := db.store.StartSegment(wsID, runID, recs)
-	segID, err := insertBatch(ctx, tx, wsk, pendingSegment(wsID, runID), now.UnixMicro(), srcs, fresh, recs)
+	segID, err := insertBatch(ctx, tx, wsk, durable.PendingSegment(wsID, runID), now.UnixMicro(), srcs, fresh, recs)
 	rel, created, werr := w.Wait()
 	createdPath := ""
 	if created {
@@ -49,13 +49,6 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 	res.LastSequence = last + int64(len(fresh))
 	_, err = tx.ExecContext(ctx, sqlBumpWorkstream, now.UnixMicro(), res.LastSequence, len(fresh), wsk)
 	return createdPath, err
-}
-
-// pendingSegment is the placeholder path of a segment row whose segment is
-// still being written: no segment file is named so (they end in .jsonl or
-// .jsonl.zst), and it never outlives the transaction that records it.
-func pendingSegment(wsID, runID string) string {
-	return "segments/" + wsID + "/.pending-" + runID
 }
 
 // insertBatch records the segment under path and inserts and indexes the
