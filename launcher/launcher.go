@@ -183,6 +183,7 @@ func openLedger(env Env) (ledger.Ledger, error) {
 	if err != nil {
 		return nil, &Error{Code: CodeUsage, Err: err}
 	}
+	w.Notice = func(line string) { say(env.Stderr, "%s", line) }
 	db, err := ledger.Open(context.Background(), w)
 	if errors.Is(err, ledger.ErrUnavailable) {
 		return nil, &Error{Code: CodeUnavailable, Err: fmt.Errorf("%w; start it or fix the ledger setting (`ai-memory ledger status` says which one is used), or run with --offline to record this run in this machine's own ledger and send it later with `ai-memory ledger sync`", err)}
@@ -203,6 +204,7 @@ func OpenExistingLedger(getenv func(string) string) (ledger.Ledger, error) {
 	if ok, _, err := ledger.Exists(context.Background(), w); !ok && err == nil {
 		return nil, nil
 	}
+	w.Notice = func(line string) { say(os.Stderr, "%s", line) }
 	return ledger.Open(context.Background(), w)
 }
 

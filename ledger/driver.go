@@ -41,6 +41,10 @@ type Where struct {
 	// Lease is the lease length; 0 means LeaseDuration. Only tests shorten
 	// it (AI_MEMORY_LEASE_SECONDS).
 	Lease time.Duration
+	// Notice, when set, receives a line before work that keeps Open busy
+	// for long (upgrading a large ledger's schema) and one when it is done,
+	// so a user is not left facing a silent terminal. Nil says nothing.
+	Notice func(line string)
 }
 
 // DefaultScheme names the backend of a Location without a scheme.

@@ -36,6 +36,8 @@ type DB struct {
 	// lease is the lease length (ledger.LeaseDuration unless a test
 	// shortened it).
 	lease time.Duration
+	// notice is told about a long upgrade (Options.Notice); may be nil.
+	notice func(line string)
 }
 
 // Options tunes Open. The zero value gives the defaults.
@@ -50,6 +52,8 @@ type Options struct {
 	Machine string
 	// Lease is the lease length; zero means ledger.LeaseDuration.
 	Lease time.Duration
+	// Notice is ledger.Where's: told before and after a long upgrade.
+	Notice func(line string)
 }
 
 // DefaultBusyTimeout bounds the wait for a write lock held by another process.
@@ -87,6 +91,7 @@ func OpenWith(ctx context.Context, home string, opts Options) (*DB, error) {
 		path:         path,
 		busy:         opts.BusyTimeout,
 		store:        durable.New(home),
+		notice:       opts.Notice,
 	}
 	if db.sql, err = openSQLite(path, opts.BusyTimeout); err != nil {
 		return nil, fmt.Errorf("open ledger %s: %w", path, err)

@@ -34,7 +34,7 @@ const Scheme = ledger.DefaultScheme + "://"
 // which several data homes may share (each keeps its own segments, state
 // snapshots and run directories). Machine and lease come with w.
 func options(w ledger.Where) (Options, error) {
-	o := Options{Machine: w.Machine, Lease: w.Lease}
+	o := Options{Machine: w.Machine, Lease: w.Lease, Notice: w.Notice}
 	loc := strings.TrimPrefix(w.Location, Scheme)
 	switch {
 	case loc == "":

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -174,4 +175,46 @@ func TestMigrate_V5LedgerPacksItsText(t *testing.T) {
 		}
 	}
 	assertFTSIntact(t, db)
+}
+
+// Upgrading a ledger from upgradeNoticeEvents events on is announced before
+// it starts and when it is done; a smaller one and an opening that upgrades
+// nothing say nothing.
+func TestMigrate_AnnouncesALongUpgrade(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		threshold int64
+		want      []string
+	}{
+		{1, []string{"upgrading the ledger ", "from schema 5 to " + strconv.Itoa(KnownSchemaVersion()), "resumes next time", "ledger upgraded to schema"}},
+		{1 << 40, nil},
+	} {
+		defer func(old int64) { upgradeNoticeEvents = old }(upgradeNoticeEvents)
+		upgradeNoticeEvents = tt.threshold
+		home, _ := upgradeFixtureTo(t, 5)
+		var lines []string
+		notice := func(l string) { lines = append(lines, l) }
+		db, err := OpenWith(ctx, home, Options{Notice: notice})
+		must(t, err)
+		db.Close()
+		got := strings.Join(lines, "\n")
+		if tt.want == nil && got != "" {
+			t.Errorf("threshold %d: notices %q; want none", tt.threshold, got)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("threshold %d: notices %q; want them to say %q", tt.threshold, got, w)
+			}
+		}
+		if tt.want != nil && len(lines) != 2 {
+			t.Errorf("threshold %d: %d notices; want 2 (before and after)", tt.threshold, len(lines))
+		}
+		lines = nil
+		db, err = OpenWith(ctx, home, Options{Notice: notice})
+		must(t, err)
+		db.Close()
+		if len(lines) != 0 {
+			t.Errorf("reopening an upgraded ledger said %q; want nothing", lines)
+		}
+	}
 }
