@@ -44,6 +44,37 @@ func TestTSVectorAndQuery(t *testing.T) {
 	}
 }
 
+// The binary form is taken as sent: the server refuses positions out of
+// order and does not merge repeated lexemes (the text parser did both), so
+// every document must already be what it stores.
+func FuzzTSVectorOf(f *testing.F) {
+	f.Add("Foo_bar foo C++ ai-memory")
+	f.Add(strings.Repeat("a ", 17000) + "b")
+	f.Add(strings.Repeat("ß", 1100) + " x\x00 'q' \\")
+	f.Fuzz(func(t *testing.T, content string) {
+		doc := tsvectorOf(content)
+		if !doc.Valid {
+			t.Fatal("document not valid (it would be NULL)")
+		}
+		for i, lex := range doc.Lexemes {
+			if lex.Word == "" || len(lex.Word) > maxLexeme || strings.IndexByte(lex.Word, 0) >= 0 {
+				t.Fatalf("lexeme %d %.40q: empty, over %d bytes or holds NUL", i, lex.Word, maxLexeme)
+			}
+			if i > 0 && doc.Lexemes[i-1].Word >= lex.Word {
+				t.Fatalf("lexemes %.40q, %.40q out of order or repeated", doc.Lexemes[i-1].Word, lex.Word)
+			}
+			if n := len(lex.Positions); n == 0 || n > maxPositions {
+				t.Fatalf("lexeme %.40q has %d positions", lex.Word, n)
+			}
+			for j, p := range lex.Positions {
+				if p.Position < 1 || p.Position > maxPosition || j > 0 && p.Position <= lex.Positions[j-1].Position {
+					t.Fatalf("lexeme %.40q: positions %v", lex.Word, lex.Positions)
+				}
+			}
+		}
+	})
+}
+
 // Positions past PostgreSQL's last (16383) and repeats past 256 are dropped
 // by the document, never refused by the server.
 func TestSearch_HugeDocumentIsStored(t *testing.T) {
