@@ -114,16 +114,15 @@ func (db *DB) candidates(ctx context.Context, q querier, r *rank.Ranker, query s
 		if err := rows.Scan(&key, &content); err != nil {
 			return db.wrap(err, "search")
 		}
-		switch c := content.(type) {
-		case string:
-			r.Add(key, c)
-		case []byte:
-			if buf, err = unpackInto(buf, c); err != nil {
-				return db.wrap(err, "search")
-			}
-			r.AddBytes(key, buf)
+		plain, packed, err := textOf(buf, content)
+		switch {
+		case err != nil:
+			return db.wrap(err, "search")
+		case packed != nil:
+			buf = packed
+			r.AddBytes(key, packed)
 		default:
-			return db.wrap(fmt.Errorf("stored event text has unexpected type %T", content), "search")
+			r.Add(key, plain)
 		}
 	}
 	return db.wrap(rows.Err(), "search")

@@ -68,16 +68,27 @@ func packAll(recs []durable.Record) []any {
 
 // unpackText is the text of a content column value.
 func unpackText(v any) (string, error) {
+	plain, packed, err := textOf(nil, v)
+	if packed != nil {
+		return string(packed), err
+	}
+	return plain, err
+}
+
+// textOf is the one reading of a content column value: a plain text
+// (TEXT, or NULL as "") comes back as plain, a packed one (BLOB) unpacked
+// into buf, reused when large enough, as packed.
+func textOf(buf []byte, v any) (plain string, packed []byte, err error) {
 	switch x := v.(type) {
 	case string:
-		return x, nil
+		return x, nil, nil
 	case []byte:
-		b, err := unpackInto(nil, x)
-		return string(b), err
+		packed, err = unpackInto(buf, x)
+		return "", packed, err
 	case nil:
-		return "", nil
+		return "", nil, nil
 	}
-	return "", fmt.Errorf("stored event text has unexpected type %T", v)
+	return "", nil, fmt.Errorf("stored event text has unexpected type %T", v)
 }
 
 // unpackInto unpacks a packed text into buf (reused when large enough).
