@@ -166,7 +166,12 @@ func (d Descriptor) ProbeVersion(ctx context.Context, exe string, timeout time.D
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, d.versionArgs()...)
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
-	cmd.WaitDelay = 100 * time.Millisecond
+	// After the CLI exits, its output is read to the end for up to this
+	// long; only a child that keeps the pipe open makes it matter. 100 ms
+	// was too short on a loaded machine: the reader was not scheduled in
+	// time, the pipe was closed with the version unread, and the check
+	// said "version unknown" (CI under go test -race, 2 cores).
+	cmd.WaitDelay = time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	runErr := cmd.Run()
