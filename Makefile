@@ -10,11 +10,21 @@ FUZZTIME ?= 10s
 help: ## list targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
+# How ai-memory is built, here and by every script (`make -s build BIN=...`).
+# A CLI process pays its start on every search, status and launch:
+# statically linked (no dynamic loader; cgo only ever served net's and
+# os/user's lookups, which have pure-Go versions) and without urfave/cli's
+# man-page and Markdown generators (never called; their init costs ~0.3 ms),
+# `ai-memory workstream-search` in a 1M-event ledger takes 6.1 instead of
+# 7.5 ms (perf stat, 60 runs, interleaved).
+BUILDENV := CGO_ENABLED=0
+BUILDTAGS := -tags urfave_cli_no_docs
+
 build: ## build bin/ai-memory
-	$(GO) build -o $(BIN) ./cmd/ai-memory
+	$(BUILDENV) $(GO) build $(BUILDTAGS) -o $(BIN) ./cmd/ai-memory
 
 install: ## install ai-memory into $(go env GOPATH)/bin
-	$(GO) install ./cmd/ai-memory
+	$(BUILDENV) $(GO) install $(BUILDTAGS) ./cmd/ai-memory
 
 test: lint race race-pg browser-test acceptance acceptance-pg ## everything CI runs: lint, unit+e2e tests under -race on SQLite then on PostgreSQL, headless-browser UI test, real-CLI acceptance (and Claude -> Codex on PostgreSQL)
 

@@ -49,7 +49,7 @@ peak_kb() { awk -F': ' '/Maximum resident/ {if ($2 > m) m = $2} END {print m + 0
 # (on a shared machine wall time includes waiting for a core; CPU time does not).
 cpu_s() { awk -F': ' '/(User|System) time/ {s += $2} END {printf "%.2f\n", s}' "$@"; }
 
-go build -o "$work/ai-memory" ./cmd/ai-memory
+make -s build BIN="$work/ai-memory"
 go build -o "$work/synthgen" ./transcript/internal/synth/synthgen
 go build -o "$work/ledgerbench" ./ledger/internal/benchgen/ledgerbench
 key=$(cat transcript/internal/synth/*.go transcript/internal/synth/synthgen/*.go | sha256sum | cut -c1-16)

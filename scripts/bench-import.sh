@@ -31,7 +31,7 @@ fi
 session=$(cat "$stamp")
 bytes=$(stat -c %s "$session")
 
-go build -o bin/ai-memory ./cmd/ai-memory
+make -s build
 rm -rf "$checkout" && git init -q "$checkout"
 start=$EPOCHREALTIME
 (cd "$checkout" && HOME=$cache/home AI_MEMORY_HOME=$work/data /usr/bin/time -v -o "$work/time.txt" \

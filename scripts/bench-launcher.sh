@@ -13,6 +13,6 @@ runs=${1:-31}
 pty=${2:-true}
 work=$(mktemp -d "${TMPDIR:-/tmp}/ai-memory-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-go build -o bin/ai-memory ./cmd/ai-memory
+make -s build
 go build -o "$work/launchbench" ./launcher/internal/launchbench
 "$work/launchbench" -ai-memory bin/ai-memory -runs "$runs" -pty="$pty" </dev/null

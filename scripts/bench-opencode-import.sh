@@ -18,7 +18,7 @@ git init -q "$work/home/project"
 db=$work/home/.local/share/opencode/opencode.db
 parts=$(sqlite3 "$db" 'SELECT COUNT(*) FROM part' 2>/dev/null || echo 120000)
 echo "store: $(du -m "$db" | cut -f1) MB, $parts parts"
-go build -o "$work/ai-memory" ./cmd/ai-memory
+make -s build BIN="$work/ai-memory"
 for ((i = 1; i <= ${RUNS:-3}; i++)); do
 	rm -rf "$work/data"
 	start=$EPOCHREALTIME

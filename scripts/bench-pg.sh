@@ -25,7 +25,7 @@ echo "LOAD before: $(loadavg) ($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?
 "$work/ledgerbench" -home "$work/home" -ledger "$AI_MEMORY_TEST_POSTGRES" -server-pid "${AI_MEMORY_TEST_POSTGRES_PID:-0}" \
 	-events "$events" -workstreams "$workstreams"
 echo "LOAD after ledgerbench: $(loadavg)"
-go build -o "$work/ai-memory" ./cmd/ai-memory
+make -s build BIN="$work/ai-memory"
 go build -o "$work/launchbench" ./launcher/internal/launchbench
 "$work/launchbench" -ai-memory "$work/ai-memory" -runs 31 -ledger "$AI_MEMORY_TEST_POSTGRES" </dev/null
 echo "LOAD after launchbench: $(loadavg)"
