@@ -65,8 +65,12 @@ func busyAdvice(harnessName string) string {
 	return "wait for it to finish or use another workstream (--new NAME)"
 }
 
-// heartbeat renews the lease right away and then every HeartbeatInterval
-// until stop is called. It never writes to the terminal while the agent
+// heartbeat renews the lease every HeartbeatInterval, and when kicked,
+// until stop is called. The lease was just taken when a heartbeat starts,
+// so it does not renew at once: that renewal only competed with the launch
+// for the ledger before the agent started (on PostgreSQL a second
+// connection, with its authentication, while the launch's own statements
+// ran: ~3 ms of the time a launch adds). It never writes to the terminal while the agent
 // runs except one line when the lease is lost.
 type heartbeat struct {
 	cancel context.CancelFunc
@@ -99,18 +103,18 @@ func (h *heartbeat) loop(ctx context.Context, db ledger.Ledger, runID string, ev
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-h.now:
+		}
 		if _, err := db.RenewLease(ctx, runID); err != nil && ctx.Err() == nil {
 			h.mu.Lock()
 			if h.lost == nil {
 				h.lost = err
 			}
 			h.mu.Unlock()
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		case <-h.now:
 		}
 	}
 }

@@ -64,7 +64,7 @@ func TestAcquireBusyNamesHolder(t *testing.T) {
 func TestHeartbeatRenewsAndKick(t *testing.T) {
 	db, ws, clock := openTestLedger(t)
 	old := HeartbeatInterval
-	HeartbeatInterval = time.Hour // only the initial renewal and kicks run
+	HeartbeatInterval = time.Hour // only kicks renew
 	t.Cleanup(func() { HeartbeatInterval = old })
 	ctx := context.Background()
 	run, _, err := acquire(ctx, db, ws.ID, "claude", io.Discard)
@@ -73,6 +73,11 @@ func TestHeartbeatRenewsAndKick(t *testing.T) {
 	}
 	clock.Set(clock.Now().Add(60 * time.Second))
 	hb := startHeartbeat(ctx, db, run)
+	time.Sleep(50 * time.Millisecond)
+	if r, err := db.Run(ctx, run.ID); err != nil || !r.LeaseExpiresAt.Equal(run.LeaseExpiresAt) {
+		t.Fatalf("the heartbeat renewed the lease it was just given before its interval: %v, %v", r.LeaseExpiresAt, err)
+	}
+	hb.kick()
 	waitLease(t, db, run.ID, clock.Now().Add(ledger.LeaseDuration))
 	clock.Set(clock.Now().Add(60 * time.Second))
 	hb.kick()
@@ -93,6 +98,7 @@ func TestHeartbeatReportsLostLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	hb := startHeartbeat(ctx, db, run)
+	hb.kick()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		hb.mu.Lock()
