@@ -68,10 +68,10 @@ func busyAdvice(harnessName string) string {
 // heartbeat renews the lease every HeartbeatInterval, and when kicked,
 // until stop is called. The lease was just taken when a heartbeat starts,
 // so it does not renew at once: that renewal only competed with the launch
-// for the ledger before the agent started (on PostgreSQL a second
+// for the ledger before the agent started (on PostgreSQL it opened a second
 // connection, with its authentication, while the launch's own statements
-// ran: ~3 ms of the time a launch adds). It never writes to the terminal while the agent
-// runs except one line when the lease is lost.
+// ran; the launch time it saves measured within noise). It never writes to
+// the terminal while the agent runs except one line when the lease is lost.
 type heartbeat struct {
 	cancel context.CancelFunc
 	done   chan struct{}
