@@ -134,3 +134,51 @@ func TestRootCommit_States(t *testing.T) {
 		t.Fatalf("without git: %+v; want RootUnknown with the reason", r)
 	}
 }
+
+// unbornHead answers from git's files what `git rev-parse --verify HEAD`
+// answers by running git: through a first commit, packed refs, an orphan
+// branch, a detached HEAD and a linked worktree; and it does not guess for
+// a reftable repository.
+func TestUnbornHead_AgreesWithGit(t *testing.T) {
+	needGit(t)
+	dir := filepath.Join(canon(t, t.TempDir()), "repo")
+	mkdirs(t, dir)
+	wt := filepath.Join(filepath.Dir(dir), "wt")
+	steps := []struct {
+		name string
+		do   func()
+		at   string
+	}{
+		{"fresh init", func() { git(t, dir, "init", "-q") }, dir},
+		{"first commit", func() {
+			writeFile(t, filepath.Join(dir, "a.txt"), "a\n")
+			git(t, dir, "add", "a.txt")
+			git(t, dir, "commit", "-q", "-m", "first")
+		}, dir},
+		{"refs packed", func() { git(t, dir, "pack-refs", "--all") }, dir},
+		{"orphan branch", func() { git(t, dir, "checkout", "-q", "--orphan", "orphan") }, dir},
+		{"detached HEAD", func() { git(t, dir, "checkout", "-q", "--detach", "main") }, dir},
+		{"linked worktree", func() { git(t, dir, "worktree", "add", "-q", "-b", "feature", wt) }, wt},
+	}
+	for _, s := range steps {
+		s.do()
+		id, err := Identify(s.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		verify := exec.Command("git", "rev-parse", "-q", "--verify", "HEAD")
+		verify.Dir = s.at
+		born := verify.Run() == nil
+		if got := unbornHead(id); got == born {
+			t.Errorf("%s: unbornHead = %v, but git says HEAD has a commit = %v", s.name, got, born)
+		}
+	}
+
+	fresh := filepath.Join(filepath.Dir(dir), "reftable")
+	mkdirs(t, fresh)
+	git(t, fresh, "init", "-q")
+	mkdirs(t, filepath.Join(fresh, ".git", "reftable"))
+	if id, _ := Identify(fresh); unbornHead(id) {
+		t.Error("a repository with a reftable directory: unbornHead guessed true; want false (ask git)")
+	}
+}

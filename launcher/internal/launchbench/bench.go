@@ -18,6 +18,7 @@ type config struct {
 	warmup   int
 	pty      bool
 	ledger   string // AI_MEMORY_LEDGER of the runs ("": the sandbox's SQLite)
+	commit   bool   // the sandbox repository has a commit
 }
 
 func bench(args []string) int {
@@ -28,8 +29,9 @@ func bench(args []string) int {
 	fs.IntVar(&c.warmup, "warmup", 3, "unmeasured runs of each variant first (the first creates the ledger)")
 	fs.BoolVar(&c.pty, "pty", true, "give both variants a terminal (as when a user types the command)")
 	fs.StringVar(&c.ledger, "ledger", "", "the ledger of the measured runs (AI_MEMORY_LEDGER), e.g. a postgres:// URL; default the sandbox data home's SQLite")
+	fs.BoolVar(&c.commit, "commit", false, "give the sandbox repository a first commit (default: a fresh `git init`, whose identity stays provisional until its first commit)")
 	if err := fs.Parse(args); err != nil || c.aiMemory == "" || c.runs < 1 || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: launchbench -ai-memory PATH [-runs N] [-warmup N] [-pty=false] [-ledger URL]")
+		fmt.Fprintln(os.Stderr, "usage: launchbench -ai-memory PATH [-runs N] [-warmup N] [-pty=false] [-ledger URL] [-commit]")
 		return 2
 	}
 	if err := runBench(c); err != nil {
@@ -44,7 +46,7 @@ func runBench(c config) error {
 	if err != nil {
 		return fmt.Errorf("locate ai-memory: %w", err)
 	}
-	sb, err := newSandbox(c.ledger)
+	sb, err := newSandbox(c.ledger, c.commit)
 	if err != nil {
 		return err
 	}
@@ -72,7 +74,7 @@ type sandbox struct {
 	env                       []string
 }
 
-func newSandbox(ledger string) (*sandbox, error) {
+func newSandbox(ledger string, commit bool) (*sandbox, error) {
 	root, err := os.MkdirTemp("", "launchbench-")
 	if err != nil {
 		return nil, fmt.Errorf("create sandbox: %w", err)
@@ -82,14 +84,14 @@ func newSandbox(ledger string) (*sandbox, error) {
 	}
 	sb := &sandbox{root: root, repo: filepath.Join(root, "repo"), claude: filepath.Join(root, "bin", "claude"),
 		stamp: filepath.Join(root, "stamp")}
-	if err := sb.populate(ledger); err != nil {
+	if err := sb.populate(ledger, commit); err != nil {
 		os.RemoveAll(root)
 		return nil, err
 	}
 	return sb, nil
 }
 
-func (sb *sandbox) populate(ledger string) error {
+func (sb *sandbox) populate(ledger string, commit bool) error {
 	self, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("locate launchbench: %w", err)
@@ -104,6 +106,14 @@ func (sb *sandbox) populate(ledger string) error {
 	}
 	if out, err := exec.Command("git", "init", "-q", sb.repo).CombinedOutput(); err != nil {
 		return fmt.Errorf("git init: %v: %s", err, out)
+	}
+	if commit {
+		c := exec.Command("git", "-c", "user.name=launchbench", "-c", "user.email=launchbench@localhost",
+			"-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "first")
+		c.Dir = sb.repo
+		if out, err := c.CombinedOutput(); err != nil {
+			return fmt.Errorf("git commit: %v: %s", err, out)
+		}
 	}
 	set := map[string]string{
 		"HOME": filepath.Join(sb.root, "home"), "AI_MEMORY_HOME": filepath.Join(sb.root, "data"),
