@@ -2,7 +2,8 @@
 # Launcher overhead: time from invoking the command to the agent's first
 # instruction, `ai-memory run claude -p x` against `claude -p x` directly
 # (a fake claude first on PATH stamps CLOCK_MONOTONIC as its first action),
-# interleaved, in a throwaway git checkout with its own HOME and
+# interleaved, in a throwaway git checkout (once with a commit, once a fresh
+# `git init` whose identity is provisional) with its own HOME and
 # AI_MEMORY_HOME; median and p90 of the paired differences. Also the full
 # wall time of `ai-memory run` and its cost after the agent exits (settle,
 # import, checkpoint, delivery). Target: <= 10 ms added before the agent starts.
@@ -15,4 +16,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ai-memory-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 make -s build
 go build -o "$work/launchbench" ./launcher/internal/launchbench
-"$work/launchbench" -ai-memory bin/ai-memory -runs "$runs" -pty="$pty" </dev/null
+# A repository with a commit (the usual checkout), then a fresh `git init`
+# (identity provisional until the first commit).
+for commit in true false; do
+	"$work/launchbench" -ai-memory bin/ai-memory -runs "$runs" -pty="$pty" -commit="$commit" </dev/null
+done

@@ -27,7 +27,9 @@ echo "LOAD before: $(loadavg) ($(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?
 echo "LOAD after ledgerbench: $(loadavg)"
 make -s build BIN="$work/ai-memory"
 go build -o "$work/launchbench" ./launcher/internal/launchbench
-"$work/launchbench" -ai-memory "$work/ai-memory" -runs 31 -ledger "$AI_MEMORY_TEST_POSTGRES" </dev/null
+for commit in true false; do # a repository with a commit, then a fresh `git init`
+	"$work/launchbench" -ai-memory "$work/ai-memory" -runs 31 -commit="$commit" -ledger "$AI_MEMORY_TEST_POSTGRES" </dev/null
+done
 echo "LOAD after launchbench: $(loadavg)"
 go test -run '^$' -bench . -benchtime 2s ./ledger/postgres/
 echo "LOAD after: $(loadavg)"
