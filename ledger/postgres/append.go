@@ -33,17 +33,20 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 		return ledger.AppendResult{}, err
 	}
 	var createdSeg string
+	var pending int
 	out := res
 	err = db.withStateTx(ctx, func(t *tx) (string, error) {
 		out = res
 		var err error
 		createdSeg, err = db.appendTx(ctx, t, b, runID, evs, &out)
+		pending = t.pending
 		return durable.StateOfBatch(b), err
 	})
 	if err != nil {
 		db.store.Remove(createdSeg)
 		return ledger.AppendResult{}, db.wrap(err, "append events")
 	}
+	db.merge.added(pending)
 	return out, nil
 }
 
@@ -51,6 +54,11 @@ func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string,
 	wsk, last, err := lockWorkstream(ctx, t, b.WorkstreamID)
 	if err != nil {
 		return "", err
+	}
+	if db.merge.bulk() {
+		if _, err := t.Exec(ctx, sqlBulkPendingLimit); err != nil {
+			return "", err
+		}
 	}
 	fresh, err := filterPresent(ctx, t, wsk, evs)
 	if err != nil {
@@ -130,7 +138,7 @@ func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, l
 		for i := range segs {
 			segs[i] = segID
 		}
-		err = insertRecords(ctx, t, wsk, srcs, recs, metas, segs)
+		t.pending, err = insertRecords(ctx, t, wsk, srcs, recs, metas, segs)
 	}
 	rel, created, werr := w.Wait()
 	createdPath := ""
@@ -213,8 +221,9 @@ func (c sourceIDs) get(ctx context.Context, t *tx, harness, session string) (int
 
 // insertRecords inserts the records (their content capped, the search
 // document built from the capped content) in one statement, and raises
-// each source's newest time.
-func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs []durable.Record, metas [][]byte, segs []int64) error {
+// each source's newest time. It returns the estimated bytes of search index
+// entries it added (pendingBytes).
+func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs []durable.Record, metas [][]byte, segs []int64) (int, error) {
 	n := len(recs)
 	var (
 		seqs, srcIDs, segIDs = make([]int64, n), make([]int64, n), segs
@@ -236,7 +245,7 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 	for i, r := range recs {
 		src, err := srcs.get(ctx, t, r.Harness, r.NativeSessionID)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		seqs[i], srcIDs[i] = r.Sequence, src
 		ids[i], _ = hex.DecodeString(r.EventID)
@@ -257,7 +266,7 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 	}
 	if _, err := t.Exec(ctx, sqlInsertEvents, prepared, wsk, seqs, ids, srcIDs, recIDs, blks, kinds, roles, occ,
 		meta, contents, segIDs, ords, tsvs); err != nil {
-		return err
+		return 0, err
 	}
 	// Sources in id order, so two transactions never wait on each other
 	// the other way round.
@@ -268,8 +277,8 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
 	for _, src := range keys {
 		if _, err := t.Exec(ctx, sqlBumpNewest, newest[src], src); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return pendingBytes(tsvs), nil
 }

@@ -35,6 +35,7 @@ type DB struct {
 	schema   int
 	machine  string        // the machine id this handle acts as (ledger.Where.Machine)
 	lease    time.Duration // the lease length (ledger.LeaseDuration unless a test shortened it)
+	merge    *merger       // merges the search index's pending list during bulk imports
 }
 
 // Machine returns the machine id this handle acts as.
@@ -54,8 +55,13 @@ func (db *DB) adopt(machine string) string {
 	return machine
 }
 
-// Close closes the connection pool.
-func (db *DB) Close() error { db.pool.Close(); return nil }
+// Close waits for the search index merge of what this handle imported
+// (merger), then closes the connection pool.
+func (db *DB) Close() error {
+	db.merge.close()
+	db.pool.Close()
+	return nil
+}
 
 // Home returns the local data home (run directories, segments).
 func (db *DB) Home() string { return db.home }
@@ -81,6 +87,9 @@ const sqlNow = `SELECT (extract(epoch FROM now()) * 1000000)::bigint`
 type tx struct {
 	pgx.Tx
 	now int64 // µs
+	// pending estimates the bytes of search index entries the transaction
+	// inserted (pendingBytes), for the merger.
+	pending int
 }
 
 // withTx runs fn in one transaction (READ COMMITTED; writers of a

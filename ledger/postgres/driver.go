@@ -131,6 +131,7 @@ func connect(ctx context.Context, w ledger.Where, create bool) (*DB, error) {
 	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, db.wrap(err, "open ledger")
 	}
+	db.merge = newMerger(db.pool)
 	return db, nil
 }
 

@@ -148,7 +148,8 @@ func insertLoaded(ctx context.Context, t *tx, wsk int64, recs []durable.Loaded) 
 			metas[i] = b
 		}
 	}
-	return insertRecords(ctx, t, wsk, sourceIDs{}, rs, metas, segs)
+	_, err := insertRecords(ctx, t, wsk, sourceIDs{}, rs, metas, segs)
+	return err
 }
 
 func stringSet(ctx context.Context, t *tx, query string, args ...any) (map[string]bool, error) {

@@ -1,0 +1,157 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/ai-memory/ai-memory/ledger"
+)
+
+// appendWords appends n batches of 50 events to a new workstream of db,
+// each event holding its own word ("wordB_E"), and returns the workstream.
+func appendWords(t *testing.T, db *DB, n int) string {
+	t.Helper()
+	ctx := context.Background()
+	ws, err := db.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b := range n {
+		var evs []ledger.EventInput
+		for e := range 50 {
+			evs = append(evs, ledger.EventInput{Harness: "claude", NativeSessionID: "s", SourceRecordID: fmt.Sprint(b, "-", e),
+				Kind: ledger.KindMessage, Content: fmt.Sprintf("merge test word%d_%d", b, e)})
+		}
+		if _, err := db.Append(ctx, ledger.Batch{WorkstreamID: ws.ID, Events: evs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ws.ID
+}
+
+// pendingPages merges the pending list of the schema's search index in
+// loc and returns how many pages it held.
+func pendingPages(t *testing.T, loc string) int64 {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, testServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	u, _ := url.Parse(loc)
+	var pages int64
+	if err := conn.QueryRow(ctx, `SELECT gin_clean_pending_list(($1 || '.events_tsv')::regclass)`, u.Query().Get("search_path")).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	return pages
+}
+
+// TestMerger_MergesWhileImportingAndAtClose: a handle that appends more
+// than its merge threshold merges the search index's pending list itself,
+// and Close leaves nothing pending; the events stay findable throughout.
+// Without the merger the entries would still be pending (far below
+// PostgreSQL's own 4 MB limit), which the control handle shows.
+func TestMerger_MergesWhileImportingAndAtClose(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		every int
+		want  bool // nothing pending after Close
+	}{{"bulk", 1, true}, {"below the threshold", mergeEvery, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			loc := freshSchema(t)
+			db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: loc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.merge.every = tt.every
+			ws := appendWords(t, db, 4)
+			if got := db.merge.bulk(); got != tt.want {
+				t.Errorf("bulk() = %v; want %v", got, tt.want)
+			}
+			evs, err := db.Search(ctx, ws, "word3_49", 10)
+			if err != nil || len(evs) != 1 {
+				t.Fatalf("Search = %d events, %v; want 1", len(evs), err)
+			}
+			db.Close()
+			if pages := pendingPages(t, loc); (pages == 0) != tt.want {
+				t.Errorf("pending pages after Close = %d; want none: %v", pages, tt.want)
+			}
+		})
+	}
+}
+
+// TestMerger_RoleWithoutOwnership: a role that may write the ledger but
+// does not own its index (a team ledger another role created) is refused
+// the merge once; its appends go on as before and Close returns.
+func TestMerger_RoleWithoutOwnership(t *testing.T) {
+	ctx := context.Background()
+	loc := freshSchema(t)
+	owner, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: loc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner.Close()
+	schema := mustQuery(t, loc, "search_path")
+	role := "merge_" + schema
+	admin, err := pgx.Connect(ctx, testServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	for _, q := range []string{
+		`CREATE ROLE ` + role + ` LOGIN PASSWORD 'pw'`,
+		`GRANT USAGE ON SCHEMA ` + schema + ` TO ` + role,
+		`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ` + schema + ` TO ` + role,
+		`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ` + schema + ` TO ` + role,
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() {
+		admin, err := pgx.Connect(context.Background(), testServer(t))
+		if err == nil {
+			admin.Exec(context.Background(), `DROP OWNED BY `+role)
+			admin.Exec(context.Background(), `DROP ROLE `+role)
+			admin.Close(context.Background())
+		}
+	})
+	u, _ := url.Parse(loc)
+	u.User = url.UserPassword(role, "pw")
+	db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.merge.every = 1
+	ws := appendWords(t, db, 3)
+	db.Close()
+	if !db.merge.refused {
+		t.Fatal("the merge of a role that does not own the index was not refused; the test does not test the fallback")
+	}
+	if pages := pendingPages(t, loc); pages == 0 {
+		t.Error("nothing was pending after a refused merge; want the entries left to PostgreSQL's own merge")
+	}
+	db, err = Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if evs, err := db.Search(ctx, ws, "word2_7", 10); err != nil || len(evs) != 1 {
+		t.Fatalf("Search = %d events, %v; want 1", len(evs), err)
+	}
+}
+
+func mustQuery(t *testing.T, loc, key string) string {
+	t.Helper()
+	u, err := url.Parse(loc)
+	if err != nil || u.Query().Get(key) == "" {
+		t.Fatalf("%s has no %s", ledger.HidePassword(loc), key)
+	}
+	return u.Query().Get(key)
+}
