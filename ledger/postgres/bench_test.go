@@ -136,3 +136,19 @@ func BenchmarkLaunchStart(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkTSVectorOf measures building one ~500 B event's search document,
+// the client's largest cost of an append (it runs on all cores).
+func BenchmarkTSVectorOf(b *testing.B) {
+	g := benchgen.New(1)
+	docs := make([]string, 1000)
+	for i := range docs {
+		docs[i] = g.Content(500)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		tsvectorOf(docs[i%len(docs)])
+		i++
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/ai-memory/ai-memory/ledger"
+	"github.com/ai-memory/ai-memory/ledger/rank"
 )
 
 func TestTSVectorAndQuery(t *testing.T) {
@@ -55,6 +57,27 @@ func FuzzTSVectorOf(f *testing.F) {
 		doc := tsvectorOf(content)
 		if !doc.Valid {
 			t.Fatal("document not valid (it would be NULL)")
+		}
+		// Every token's position is kept, up to a lexeme's first
+		// maxPositions distinct ones.
+		want := map[string][]uint16{}
+		for i, tok := range rank.Tokens(content) {
+			tok, pos := clampLexeme(tok), uint16(min(i+1, maxPosition))
+			if ps := want[tok]; len(ps) < maxPositions && (len(ps) == 0 || ps[len(ps)-1] != pos) {
+				want[tok] = append(ps, pos)
+			}
+		}
+		if len(doc.Lexemes) != len(want) {
+			t.Fatalf("%d lexemes; want %d", len(doc.Lexemes), len(want))
+		}
+		for _, lex := range doc.Lexemes {
+			var got []uint16
+			for _, p := range lex.Positions {
+				got = append(got, p.Position)
+			}
+			if !slices.Equal(got, want[lex.Word]) {
+				t.Fatalf("lexeme %.40q at %v; want %v", lex.Word, got, want[lex.Word])
+			}
 		}
 		for i, lex := range doc.Lexemes {
 			if lex.Word == "" || len(lex.Word) > maxLexeme || strings.IndexByte(lex.Word, 0) >= 0 {

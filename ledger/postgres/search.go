@@ -192,30 +192,31 @@ func tsvectorOf(content string) pgtype.TSVector {
 	if len(toks) == 0 {
 		return doc
 	}
-	type occurrence struct {
-		tok string
-		pos uint16
+	// Sort the token numbers (4 bytes each, not the tokens) by lexeme,
+	// then position: each lexeme's occurrences end up together, in order.
+	order := make([]int32, len(toks))
+	for i := range toks {
+		toks[i] = clampLexeme(toks[i])
+		order[i] = int32(i)
 	}
-	occ := make([]occurrence, len(toks))
-	for i, tok := range toks {
-		occ[i] = occurrence{clampLexeme(tok), uint16(min(i+1, maxPosition))}
-	}
-	slices.SortFunc(occ, func(a, b occurrence) int {
-		if c := strings.Compare(a.tok, b.tok); c != 0 {
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := strings.Compare(toks[a], toks[b]); c != 0 {
 			return c
 		}
-		return int(a.pos) - int(b.pos)
+		return int(a - b)
 	})
-	positions := make([]pgtype.TSVectorPosition, 0, len(occ))
-	for i, o := range occ {
-		if i == 0 || o.tok != occ[i-1].tok {
-			doc.Lexemes = append(doc.Lexemes, pgtype.TSVectorLexeme{Word: o.tok})
+	doc.Lexemes = make([]pgtype.TSVectorLexeme, 0, len(toks))
+	positions := make([]pgtype.TSVectorPosition, 0, len(toks))
+	for k, i := range order {
+		if k == 0 || toks[i] != toks[order[k-1]] {
+			doc.Lexemes = append(doc.Lexemes, pgtype.TSVectorLexeme{Word: toks[i], Positions: positions[len(positions):len(positions)]})
 		}
 		lex := &doc.Lexemes[len(doc.Lexemes)-1]
-		if n := len(lex.Positions); n == maxPositions || (n > 0 && lex.Positions[n-1].Position == o.pos) {
+		pos := uint16(min(int(i)+1, maxPosition))
+		if n := len(lex.Positions); n == maxPositions || (n > 0 && lex.Positions[n-1].Position == pos) {
 			continue
 		}
-		positions = append(positions, pgtype.TSVectorPosition{Position: o.pos})
+		positions = append(positions, pgtype.TSVectorPosition{Position: pos})
 		lex.Positions = positions[len(positions)-len(lex.Positions)-1 : len(positions) : len(positions)]
 	}
 	return doc

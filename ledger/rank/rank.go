@@ -132,7 +132,44 @@ func Terms(query string) []string {
 // private use; anything else separates), lower-cased and without
 // diacritics: "foo_bar" is foo, bar and "C++" is c.
 func Tokens(s string) []string {
+	if toks, ok := asciiTokens(s); ok {
+		return toks
+	}
 	return strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !IsTokenRune(r) })
+}
+
+// asciiTokens is Tokens of an ASCII s (nearly all content), a table lookup
+// per byte instead of a Unicode class test per rune: building the
+// PostgreSQL search documents tokenises every imported event. ok is false
+// when s holds a byte from 0x80.
+func asciiTokens(s string) (toks []string, ok bool) {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return nil, false
+		}
+		upper = upper || s[i] >= 'A' && s[i] <= 'Z'
+	}
+	if upper {
+		s = strings.ToLower(s)
+	}
+	toks = make([]string, 0, len(s)/6+1)
+	start := -1
+	for i := 0; i < len(s); i++ {
+		switch {
+		case isTokenByte[s[i]] == 1:
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			toks = append(toks, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		toks = append(toks, s[start:])
+	}
+	return toks, true
 }
 
 // foldDiacritics maps common Latin letters with diacritics to their base

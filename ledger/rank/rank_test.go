@@ -2,6 +2,8 @@ package rank
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +36,28 @@ func TestTokenizeFoldsLikeUnicode61(t *testing.T) {
 	want := []string{"cafe", "au", "lait", "naive", "c", "foo", "bar", "ete"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("tokenize = %q; want %q", got, want)
+	}
+}
+
+// FuzzTokensASCII: the ASCII fast path splits exactly as the rune-by-rune
+// rule does.
+func FuzzTokensASCII(f *testing.F) {
+	f.Add("Foo_bar foo C++ ai-memory 42x Z9")
+	f.Add("")
+	f.Add("--- ...")
+	f.Add("ÉTÉ naïve")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !IsTokenRune(r) })
+		if got := Tokens(s); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%q) = %q; want %q", s, got, want)
+		}
+	})
+}
+
+func BenchmarkTokens(b *testing.B) {
+	s := strings.Repeat("The Lease renewal of ai-memory's run_flow failed: see launcher/run.go:42 (exit 1). ", 6)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		Tokens(s)
 	}
 }
