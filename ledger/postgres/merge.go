@@ -38,7 +38,9 @@ import (
 // the inserting backends, as before.
 type merger struct {
 	pool  *pgxpool.Pool
-	every int // mergeEvery; tests lower it
+	every int           // mergeEvery; tests lower it
+	drain time.Duration // closeDrain; tests lower it
+	query string        // sqlMergePending; tests make it hang
 
 	mu       sync.Mutex
 	owed     int  // estimated pending-list bytes appended since the last pass was asked for
@@ -48,6 +50,10 @@ type merger struct {
 	closed   bool
 	kick     chan struct{}
 	finished chan struct{}
+	// stop cancels the merge in progress: close's bound on waiting for a
+	// server that stopped answering.
+	ctx  context.Context
+	stop context.CancelFunc
 }
 
 const (
@@ -62,8 +68,11 @@ const (
 	// merger. A search meanwhile also reads the pending list (up to this
 	// size); once the import ends, Close merges what is left.
 	bulkPendingLimit = 64 << 10
-	// closeDrain bounds the last merge Close waits for.
-	closeDrain = time.Minute
+	// closeDrain bounds how long Close waits for the merges (a last merge
+	// of bulkPendingLimit took ~3 s here); after it Close cancels them,
+	// which leaves the entries to PostgreSQL's own merge, so a server that
+	// stopped answering never holds up the end of a run for long.
+	closeDrain = 30 * time.Second
 
 	sqlMergePending = `SELECT gin_clean_pending_list('events_tsv'::regclass)`
 	// codeInsufficientPrivilege is SQLSTATE 42501 (not the index's owner).
@@ -73,7 +82,9 @@ const (
 var sqlBulkPendingLimit = fmt.Sprintf(`SET LOCAL gin_pending_list_limit = %d`, bulkPendingLimit)
 
 func newMerger(pool *pgxpool.Pool) *merger {
-	return &merger{pool: pool, every: mergeEvery, kick: make(chan struct{}, 1), finished: make(chan struct{})}
+	ctx, stop := context.WithCancel(context.Background())
+	return &merger{pool: pool, every: mergeEvery, drain: closeDrain, query: sqlMergePending,
+		kick: make(chan struct{}, 1), finished: make(chan struct{}), ctx: ctx, stop: stop}
 }
 
 // pendingBytes estimates the pending-list bytes of docs: one index tuple
@@ -123,7 +134,7 @@ func (m *merger) bulk() bool {
 func (m *merger) loop() {
 	defer close(m.finished)
 	for range m.kick {
-		if !m.pass(context.Background()) {
+		if !m.pass() {
 			return
 		}
 	}
@@ -132,18 +143,16 @@ func (m *merger) loop() {
 	last := m.dirty && !m.refused
 	m.mu.Unlock()
 	if last {
-		ctx, cancel := context.WithTimeout(context.Background(), closeDrain)
-		m.pass(ctx)
-		cancel()
+		m.pass()
 	}
 }
 
 // pass runs one merge; false when the server refused it for good.
-func (m *merger) pass(ctx context.Context) bool {
+func (m *merger) pass() bool {
 	m.mu.Lock()
 	m.dirty = false
 	m.mu.Unlock()
-	_, err := m.pool.Exec(ctx, sqlMergePending)
+	_, err := m.pool.Exec(m.ctx, m.query)
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == codeInsufficientPrivilege {
 		m.mu.Lock()
@@ -155,7 +164,8 @@ func (m *merger) pass(ctx context.Context) bool {
 }
 
 // close stops the merger after a last merge of what this handle added
-// since the previous one; it returns when that merge is done.
+// since the previous one; it returns when that merge is done, or cancels
+// it after closeDrain.
 func (m *merger) close() {
 	m.mu.Lock()
 	if m.closed {
@@ -168,7 +178,16 @@ func (m *merger) close() {
 		close(m.kick)
 	}
 	m.mu.Unlock()
-	if started {
+	defer m.stop()
+	if !started {
+		return
+	}
+	t := time.NewTimer(m.drain)
+	defer t.Stop()
+	select {
+	case <-m.finished:
+	case <-t.C:
+		m.stop()
 		<-m.finished
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -154,4 +155,19 @@ func mustQuery(t *testing.T, loc, key string) string {
 		t.Fatalf("%s has no %s", ledger.HidePassword(loc), key)
 	}
 	return u.Query().Get(key)
+}
+
+// TestMerger_CloseDoesNotWaitForAHungServer: a merge the server never
+// finishes is cancelled once Close has waited its bound.
+func TestMerger_CloseDoesNotWaitForAHungServer(t *testing.T) {
+	db := openTest(t)
+	db.merge.every = 1
+	db.merge.drain = 300 * time.Millisecond
+	db.merge.query = `SELECT pg_sleep(60)`
+	appendWords(t, db, 2)
+	start := time.Now()
+	db.Close()
+	if el := time.Since(start); el > 10*time.Second {
+		t.Fatalf("Close took %v with a merge that never ends; want about the drain bound", el)
+	}
 }
