@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,23 +86,73 @@ const sqlNow = `SELECT (extract(epoch FROM now()) * 1000000)::bigint`
 
 // tx is a transaction with the server time it runs at.
 type tx struct {
-	pgx.Tx
+	querier
 	now int64 // µs
 	// pending estimates the bytes of search index entries the transaction
 	// inserted (pendingBytes), for the merger.
 	pending int
 }
 
+// querier runs a transaction's statements: the pool connection that holds
+// the transaction.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
 // withTx runs fn in one transaction (READ COMMITTED; writers of a
-// workstream serialise on its row lock, see lockWorkstream).
-func (db *DB) withTx(ctx context.Context, fn func(*tx) error) error {
-	return pgx.BeginFunc(ctx, db.pool, func(t pgx.Tx) error {
-		now, err := db.clock(ctx, t)
-		if err != nil {
-			return err
+// workstream serialise on its row lock, see lockWorkstream) and commits
+// it when fn returns nil. BEGIN and the server's clock go to the server in
+// one round trip (pgx's Begin would send BEGIN alone): a launch runs three
+// transactions, and against a server on another machine every round trip
+// is a network's latency. A connection left inside a transaction (a failed
+// BEGIN, ROLLBACK or COMMIT) is closed by the pool, never reused.
+func (db *DB) withTx(ctx context.Context, fn func(*tx) error) (err error) {
+	c, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	now, err := db.begin(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			c.Exec(ctx, "ROLLBACK")
+			panic(p)
 		}
-		return fn(&tx{Tx: t, now: now})
-	})
+		if err != nil {
+			c.Exec(ctx, "ROLLBACK")
+		}
+	}()
+	if err = fn(&tx{querier: c, now: now}); err != nil {
+		return err
+	}
+	tag, err := c.Exec(ctx, "COMMIT")
+	if err == nil && tag.String() == "ROLLBACK" { // a statement failed and fn went on
+		err = pgx.ErrTxCommitRollback
+	}
+	return err
+}
+
+// begin starts a transaction on c and returns its time (µs): the server's
+// now() read in the same round trip, or the test hook's.
+func (db *DB) begin(ctx context.Context, c *pgxpool.Conn) (int64, error) {
+	if db.Now != nil {
+		_, err := c.Exec(ctx, "BEGIN")
+		return db.Now().UnixMicro(), err
+	}
+	res, err := c.Conn().PgConn().Exec(ctx, "BEGIN; "+sqlNow).ReadAll()
+	if err != nil {
+		return 0, err
+	}
+	if len(res) != 2 || len(res[1].Rows) != 1 || len(res[1].Rows[0]) != 1 {
+		return 0, fmt.Errorf("begin: unexpected reply to the clock query")
+	}
+	return strconv.ParseInt(string(res[1].Rows[0][0]), 10, 64)
 }
 
 // serverNow is the server's time, for reads outside a transaction.
