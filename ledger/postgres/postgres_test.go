@@ -224,6 +224,9 @@ func TestAppend_TwoMachinesOneWorkstream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	// Both merge the search index after every batch, concurrently with
+	// each other's inserts (merger).
+	a.merge.every, b.merge.every = 1, 1
 	ws, err := a.SelectWorkstream(ctx, ledger.Scope{RepoFingerprint: "r", WorktreeFingerprint: "w"}, ledger.Selector{})
 	if err != nil {
 		t.Fatal(err)
