@@ -171,3 +171,56 @@ func TestMerger_CloseDoesNotWaitForAHungServer(t *testing.T) {
 		t.Fatalf("Close took %v with a merge that never ends; want about the drain bound", el)
 	}
 }
+
+// TestMerger_TeamGroupRole: the team setup of docs/shared-ledger.md (the
+// group role owns the ledger, each member's sessions act as the group) may
+// merge: members import at the merger's pace.
+func TestMerger_TeamGroupRole(t *testing.T) {
+	ctx := context.Background()
+	loc := freshSchema(t)
+	schema := mustQuery(t, loc, "search_path")
+	group, member := "grp_"+schema, "mem_"+schema
+	admin, err := pgx.Connect(ctx, testServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	t.Cleanup(func() {
+		admin, err := pgx.Connect(context.Background(), testServer(t))
+		if err == nil {
+			for _, q := range []string{`DROP OWNED BY ` + group + `, ` + member, `DROP ROLE ` + member, `DROP ROLE ` + group} {
+				admin.Exec(context.Background(), q)
+			}
+			admin.Close(context.Background())
+		}
+	})
+	for _, q := range []string{
+		`CREATE ROLE ` + group + ` NOLOGIN`,
+		`CREATE ROLE ` + member + ` LOGIN PASSWORD 'pw' IN ROLE ` + group,
+		`ALTER ROLE ` + member + ` SET role = '` + group + `'`,
+		`ALTER SCHEMA ` + schema + ` OWNER TO ` + group,
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	u, _ := url.Parse(loc)
+	u.User = url.UserPassword(member, "pw")
+	db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var owner string
+	if err := admin.QueryRow(ctx, `SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = ($1 || '.events_tsv')::regclass`, schema).Scan(&owner); err != nil || owner != group {
+		t.Fatalf("the index belongs to %q (%v); want the group %q", owner, err, group)
+	}
+	db.merge.every = 1
+	appendWords(t, db, 3)
+	db.Close()
+	if db.merge.refused {
+		t.Fatal("a member acting as the owning group role was refused the merge")
+	}
+	if pages := pendingPages(t, loc); pages != 0 {
+		t.Errorf("%d pages pending after Close; want none", pages)
+	}
+}
