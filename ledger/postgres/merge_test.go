@@ -100,31 +100,12 @@ func TestMerger_RoleWithoutOwnership(t *testing.T) {
 	owner.Close()
 	schema := mustQuery(t, loc, "search_path")
 	role := "merge_" + schema
-	admin, err := pgx.Connect(ctx, testServer(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	for _, q := range []string{
-		`CREATE ROLE ` + role + ` LOGIN PASSWORD 'pw'`,
-		`GRANT USAGE ON SCHEMA ` + schema + ` TO ` + role,
-		`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ` + schema + ` TO ` + role,
-		`GRANT USAGE ON ALL SEQUENCES IN SCHEMA ` + schema + ` TO ` + role,
-	} {
-		if _, err := admin.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	t.Cleanup(func() {
-		admin, err := pgx.Connect(context.Background(), testServer(t))
-		if err == nil {
-			admin.Exec(context.Background(), `DROP OWNED BY `+role)
-			admin.Exec(context.Background(), `DROP ROLE `+role)
-			admin.Close(context.Background())
-		}
-	})
-	u, _ := url.Parse(loc)
-	u.User = url.UserPassword(role, "pw")
+	withRoles(t, []string{role},
+		`CREATE ROLE `+role+` LOGIN PASSWORD 'pw'`,
+		`GRANT USAGE ON SCHEMA `+schema+` TO `+role,
+		`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA `+schema+` TO `+role,
+		`GRANT USAGE ON ALL SEQUENCES IN SCHEMA `+schema+` TO `+role)
+	u := asRole(loc, role)
 	db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +127,38 @@ func TestMerger_RoleWithoutOwnership(t *testing.T) {
 	if evs, err := db.Search(ctx, ws, "word2_7", 10); err != nil || len(evs) != 1 {
 		t.Fatalf("Search = %d events, %v; want 1", len(evs), err)
 	}
+}
+
+// withRoles runs stmts (creating roles) as the test server's superuser and
+// drops what roles own, then the roles, at the end; it returns that
+// superuser's connection.
+func withRoles(t *testing.T, roles []string, stmts ...string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, testServer(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, r := range roles {
+			admin.Exec(ctx, `DROP OWNED BY `+r)
+			admin.Exec(ctx, `DROP ROLE `+r)
+		}
+		admin.Close(ctx)
+	})
+	for _, q := range stmts {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	return admin
+}
+
+// asRole is loc logging in as role (password "pw").
+func asRole(loc, role string) *url.URL {
+	u, _ := url.Parse(loc)
+	u.User = url.UserPassword(role, "pw")
+	return u
 }
 
 func mustQuery(t *testing.T, loc, key string) string {
@@ -180,32 +193,12 @@ func TestMerger_TeamGroupRole(t *testing.T) {
 	loc := freshSchema(t)
 	schema := mustQuery(t, loc, "search_path")
 	group, member := "grp_"+schema, "mem_"+schema
-	admin, err := pgx.Connect(ctx, testServer(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	t.Cleanup(func() {
-		admin, err := pgx.Connect(context.Background(), testServer(t))
-		if err == nil {
-			for _, q := range []string{`DROP OWNED BY ` + group + `, ` + member, `DROP ROLE ` + member, `DROP ROLE ` + group} {
-				admin.Exec(context.Background(), q)
-			}
-			admin.Close(context.Background())
-		}
-	})
-	for _, q := range []string{
-		`CREATE ROLE ` + group + ` NOLOGIN`,
-		`CREATE ROLE ` + member + ` LOGIN PASSWORD 'pw' IN ROLE ` + group,
-		`ALTER ROLE ` + member + ` SET role = '` + group + `'`,
-		`ALTER SCHEMA ` + schema + ` OWNER TO ` + group,
-	} {
-		if _, err := admin.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	u, _ := url.Parse(loc)
-	u.User = url.UserPassword(member, "pw")
+	admin := withRoles(t, []string{member, group},
+		`CREATE ROLE `+group+` NOLOGIN`,
+		`CREATE ROLE `+member+` LOGIN PASSWORD 'pw' IN ROLE `+group,
+		`ALTER ROLE `+member+` SET role = '`+group+`'`,
+		`ALTER SCHEMA `+schema+` OWNER TO `+group)
+	u := asRole(loc, member)
 	db, err := Open(ctx, ledger.Where{Home: t.TempDir(), Location: u.String()})
 	if err != nil {
 		t.Fatal(err)

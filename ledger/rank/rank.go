@@ -143,16 +143,10 @@ func Tokens(s string) []string {
 // PostgreSQL search documents tokenises every imported event. ok is false
 // when s holds a byte from 0x80.
 func asciiTokens(s string) (toks []string, ok bool) {
-	upper := false
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return nil, false
-		}
-		upper = upper || s[i] >= 'A' && s[i] <= 'Z'
+	if !isASCII(s) {
+		return nil, false
 	}
-	if upper {
-		s = strings.ToLower(s)
-	}
+	s = strings.ToLower(s) // s itself when it has no upper case
 	toks = make([]string, 0, len(s)/6+1)
 	start := -1
 	for i := 0; i < len(s); i++ {
