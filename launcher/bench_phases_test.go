@@ -19,6 +19,8 @@ import (
 // step of launch.execute up to the spawn, in the same order, on a warm
 // ledger in a git checkout whose linked Claude session exists, as on a
 // second `ai-memory run claude -p x`. It reports milliseconds per phase.
+// AI_MEMORY_BENCH_LEDGER names another ledger (a postgres:// URL) to
+// measure the phases against.
 // Keep the steps in step with launch.execute and launch.prepare.
 func BenchmarkLaunchPhases(b *testing.B) {
 	env := phaseSandbox(b)
@@ -111,6 +113,9 @@ func phaseSandbox(b *testing.B) Env {
 		b.Fatalf("git init: %v: %s", err, out)
 	}
 	vars := map[string]string{"HOME": filepath.Join(dir, "home"), "AI_MEMORY_HOME": filepath.Join(dir, "data")}
+	if url := os.Getenv("AI_MEMORY_BENCH_LEDGER"); url != "" {
+		vars["AI_MEMORY_LEDGER"] = url // e.g. a postgres:// URL: the phases of a launch on a shared ledger
+	}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		b.Fatal(err)

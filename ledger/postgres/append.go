@@ -35,7 +35,7 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	var createdSeg string
 	var pending int
 	out := res
-	err = db.withStateTx(ctx, func(t *tx) (string, error) {
+	_, err = db.withStateTx(ctx, func(t *tx) (string, error) {
 		out = res
 		var err error
 		createdSeg, err = db.appendTx(ctx, t, b, runID, evs, &out)

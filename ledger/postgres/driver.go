@@ -110,6 +110,23 @@ func connect(ctx context.Context, w ledger.Where, create bool) (*DB, error) {
 	if lease <= 0 {
 		lease = ledger.LeaseDuration
 	}
+	cfg, err := poolConfig(location)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home),
+		machine: machine, lease: lease}
+	// No ping: the pool connects on the first statement, the schema check
+	// every caller makes next, and its errors are wrapped the same way.
+	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, db.wrap(err, "open ledger")
+	}
+	db.merge = newMerger(db.pool)
+	return db, nil
+}
+
+// poolConfig is the pool's configuration for the ledger URL location.
+func poolConfig(location string) (*pgxpool.Config, error) {
 	cfg, err := pgxpool.ParseConfig(location)
 	if err != nil {
 		return nil, ledger.ScrubError(fmt.Errorf("open ledger %s: not a valid PostgreSQL URL (%s); use postgres://user@host:5432/dbname", ledger.HidePassword(location), err), location)
@@ -124,15 +141,7 @@ func connect(ctx context.Context, w ledger.Where, create bool) (*DB, error) {
 	// round trip with their parameters as text. The hot statements of an
 	// import name the prepared mode themselves (sqlInsertEvents).
 	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
-	db := &DB{ProcessAlive: ledger.ProcessAlive, home: home, location: location, store: durable.New(home),
-		machine: machine, lease: lease}
-	// No ping: the pool connects on the first statement, the schema check
-	// every caller makes next, and its errors are wrapped the same way.
-	if db.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
-		return nil, db.wrap(err, "open ledger")
-	}
-	db.merge = newMerger(db.pool)
-	return db, nil
+	return cfg, nil
 }
 
 //go:embed migrations/*.sql

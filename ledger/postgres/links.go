@@ -19,7 +19,7 @@ func (db *DB) LinkSession(ctx context.Context, wsID, harness, nativeID string) (
 		return ledger.Link{}, errors.New("link session: empty harness or native session id")
 	}
 	var l ledger.Link
-	err := db.withStateTx(ctx, func(t *tx) (string, error) {
+	_, err := db.withStateTx(ctx, func(t *tx) (string, error) {
 		if _, _, err := lockWorkstream(ctx, t, wsID); err != nil {
 			return "", err
 		}
@@ -79,7 +79,7 @@ func (db *DB) Links(ctx context.Context, wsID string) ([]ledger.Link, error) {
 // AdvanceDelivery raises the session's delivery cursor to seq (never
 // lowers it), creating a non-current link row when none exists.
 func (db *DB) AdvanceDelivery(ctx context.Context, wsID, harness, nativeID string, seq int64) error {
-	err := db.withStateTx(ctx, func(t *tx) (string, error) {
+	_, err := db.withStateTx(ctx, func(t *tx) (string, error) {
 		if _, _, err := lockWorkstream(ctx, t, wsID); err != nil {
 			return "", err
 		}

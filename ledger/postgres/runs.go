@@ -26,15 +26,19 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledg
 	owner.Machine = db.machine
 	var run ledger.Run
 	var reclaimed []ledger.Run
-	err := db.withStateTx(ctx, func(t *tx) (string, error) {
-		if _, _, err := lockWorkstream(ctx, t, wsID); err != nil {
+	// Two round trips besides BEGIN and COMMIT: the row lock with the
+	// active run, then the new run with the snapshot's reads.
+	_, err := db.withStateTx(ctx, func(t *tx) (string, error) {
+		holder, held, err := lockForLease(ctx, t, wsID)
+		if err != nil {
 			return "", err
 		}
-		var err error
-		if reclaimed, err = db.reclaim(ctx, t, wsID, owner); err != nil {
-			return "", err
+		if held {
+			if reclaimed, err = db.reclaim(t, holder, owner); err != nil {
+				return "", err
+			}
 		}
-		run, err = db.insertRun(ctx, t, wsID, harness, owner)
+		run, err = db.queueRun(t, wsID, harness, owner)
 		return wsID, err
 	})
 	if err != nil {
@@ -43,14 +47,31 @@ func (db *DB) AcquireLease(ctx context.Context, wsID, harness string, owner ledg
 	return run, reclaimed, nil
 }
 
-func (db *DB) reclaim(ctx context.Context, t *tx, wsID string, owner ledger.Owner) ([]ledger.Run, error) {
-	holder, err := scanRun(t.QueryRow(ctx, sqlActiveRunOf, wsID))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+// lockForLease takes the workstream's row lock and reads its active run
+// (held false when there is none) in one round trip. The read is a
+// statement of its own, so under READ COMMITTED it sees what committed
+// before the lock was granted.
+func lockForLease(ctx context.Context, t *tx, wsID string) (holder ledger.Run, held bool, err error) {
+	b := &pgx.Batch{}
+	b.Queue(sqlLockWorkstream, wsID).QueryRow(func(r pgx.Row) error {
+		var wsk, last int64
+		return missingWorkstream(r.Scan(&wsk, &last), wsID)
+	})
+	b.Queue(sqlActiveRunOf, wsID).QueryRow(func(r pgx.Row) error {
+		run, err := scanRun(r)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		holder, held = run, err == nil
+		return err
+	})
+	err = t.SendBatch(ctx, b).Close()
+	return holder, held, err
+}
+
+// reclaim ends holder's run when its lease lapsed or its process on this
+// machine is gone, and refuses (BusyError) while it holds the lease.
+func (db *DB) reclaim(t *tx, holder ledger.Run, owner ledger.Owner) ([]ledger.Run, error) {
 	now := fromMicro(t.now)
 	state := ledger.RunExpired
 	if now.Before(holder.LeaseExpiresAt) {
@@ -59,14 +80,13 @@ func (db *DB) reclaim(ctx context.Context, t *tx, wsID string, owner ledger.Owne
 		}
 		state = ledger.RunInterrupted
 	}
-	if _, err := t.Exec(ctx, sqlEndRun, string(state), t.now, holder.ID); err != nil {
-		return nil, err
-	}
+	t.queue(sqlEndRun, string(state), t.now, holder.ID)
 	holder.State, holder.EndedAt = state, &now
 	return []ledger.Run{holder}, nil
 }
 
-func (db *DB) insertRun(ctx context.Context, t *tx, wsID, harness string, o ledger.Owner) (ledger.Run, error) {
+// queueRun queues the insert of a new active run holding the lease.
+func (db *DB) queueRun(t *tx, wsID, harness string, o ledger.Owner) (ledger.Run, error) {
 	u, err := uuid.NewV7()
 	if err != nil {
 		return ledger.Run{}, fmt.Errorf("new run id: %w", err)
@@ -74,8 +94,8 @@ func (db *DB) insertRun(ctx context.Context, t *tx, wsID, harness string, o ledg
 	until := t.now + db.lease.Microseconds()
 	r := ledger.Run{ID: u.String(), WorkstreamID: wsID, Harness: harness, State: ledger.RunActive,
 		StartedAt: fromMicro(t.now), LeaseExpiresAt: fromMicro(until), Owner: o}
-	_, err = t.Exec(ctx, sqlInsertRun, r.ID, wsID, harness, t.now, until, o.Host, o.PID, o.StartTime, o.Machine)
-	return r, err
+	t.queue(sqlInsertRun, r.ID, wsID, harness, t.now, until, o.Host, o.PID, o.StartTime, o.Machine)
+	return r, nil
 }
 
 // RenewLease extends an active run's lease to the server's now plus the
@@ -175,7 +195,7 @@ func (db *DB) updateRun(ctx context.Context, runID, op, query string, args ...an
 // transaction. stmt builds the statement once the transaction's time is
 // known.
 func (db *DB) execRunState(ctx context.Context, runID string, stmt func(*tx) (string, []any)) (n int64, err error) {
-	err = db.withStateTx(ctx, func(t *tx) (string, error) {
+	_, err = db.withStateTx(ctx, func(t *tx) (string, error) {
 		var wsID string
 		err := t.QueryRow(ctx, sqlRunWorkstream, runID).Scan(&wsID)
 		if errors.Is(err, pgx.ErrNoRows) {

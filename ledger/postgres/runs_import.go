@@ -35,7 +35,7 @@ func (db *DB) ImportRun(ctx context.Context, r ledger.Run) error {
 		e := r.EndedAt.UnixMicro()
 		ended = &e
 	}
-	err := db.withStateTx(ctx, func(t *tx) (string, error) {
+	_, err := db.withStateTx(ctx, func(t *tx) (string, error) {
 		if _, _, err := lockWorkstream(ctx, t, r.WorkstreamID); err != nil {
 			return "", err
 		}

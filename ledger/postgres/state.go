@@ -17,18 +17,22 @@ import (
 // commit, removed if the transaction fails, and older ones are pruned after
 // it commits. fn holds the workstream's row lock, which keeps snapshot
 // numbers growing. The snapshots are this machine's durable copy of what it
-// changed.
-func (db *DB) withStateTx(ctx context.Context, fn func(*tx) (wsID string, err error)) error {
+// changed. It returns the snapshot (zero when none was taken), so a caller
+// need not read again what it holds.
+func (db *DB) withStateTx(ctx context.Context, fn func(*tx) (wsID string, err error)) (durable.State, error) {
 	var created, wsID string
 	var seq int64
+	var snap durable.State
 	err := db.withTx(ctx, func(t *tx) error {
 		var err error
-		if wsID, err = fn(t); err != nil || wsID == "" {
+		if wsID, err = fn(t); err != nil {
 			return err
 		}
-		snap, err := readState(ctx, t, wsID)
-		if err != nil {
-			return fmt.Errorf("snapshot workstream state: %w", err)
+		if wsID == "" {
+			return t.flush(ctx)
+		}
+		if snap, err = readState(ctx, t, wsID); err != nil {
+			return err
 		}
 		created, seq, err = db.store.WriteState(snap)
 		return err
@@ -39,16 +43,20 @@ func (db *DB) withStateTx(ctx context.Context, fn func(*tx) (wsID string, err er
 	case err == nil && created != "":
 		db.store.PruneState(wsID, seq)
 	}
-	return err
+	if err != nil {
+		snap = durable.State{}
+	}
+	return snap, err
 }
 
 // readState reads what a snapshot holds: the workstream, its links and
-// its runs, sent as one batch (one round trip: readState runs inside every
-// state-changing transaction, three on a launch).
+// its runs, sent as one batch behind the statements fn queued (one round
+// trip: readState runs inside every state-changing transaction, three on
+// a launch).
 func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
 	s := durable.NewState()
 	w := &s.Workstream
-	b := &pgx.Batch{}
+	b, queued := t.takeBatch()
 	b.Queue(sqlWorkstreamByID, wsID).QueryRow(func(r pgx.Row) error {
 		return r.Scan(&w.ID, &w.Name, &w.RepoFingerprint, &w.WorktreeFingerprint, &w.Cwd, &w.CreatedAt, &w.SelectedAt, &w.UpdatedAt)
 	})
@@ -60,7 +68,11 @@ func readState(ctx context.Context, t *tx, wsID string) (durable.State, error) {
 		s.Runs, err = pgx.CollectRows(rows, scanStateRun)
 		return err
 	})
-	return s, t.SendBatch(ctx, b).Close()
+	err := t.SendBatch(ctx, b).Close()
+	if err != nil && !queued {
+		err = fmt.Errorf("snapshot workstream state: %w", err)
+	}
+	return s, err
 }
 
 func scanStateLink(r pgx.CollectableRow) (l durable.StateLink, err error) {

@@ -25,45 +25,52 @@ func (db *DB) SelectWorkstream(ctx context.Context, s ledger.Scope, sel ledger.S
 			return ledger.Workstream{}, err
 		}
 	}
-	var ws ledger.Workstream
-	err := db.withStateTx(ctx, func(t *tx) (string, error) {
-		if _, err := t.Exec(ctx, sqlLockScope, s.RepoFingerprint, s.WorktreeFingerprint); err != nil {
-			return "", err
-		}
+	// Two round trips besides BEGIN and COMMIT: the lock with the lookup,
+	// then the selection with the snapshot's reads (which hold the row).
+	snap, err := db.withStateTx(ctx, func(t *tx) (string, error) {
 		id, err := resolveSelector(ctx, t, s, name, sel.Create)
 		if err != nil {
 			return "", err
 		}
-		if _, err := t.Exec(ctx, sqlMarkSelected, t.now, s.Cwd, id, s.RepoFingerprint, s.WorktreeFingerprint); err != nil {
-			return "", err
-		}
-		ws, err = scanWorkstream(t.QueryRow(ctx, sqlWorkstreamByID, id))
-		return id, err
+		t.queue(sqlMarkSelected, t.now, s.Cwd, id, s.RepoFingerprint, s.WorktreeFingerprint)
+		return id, nil
 	})
-	return ws, db.wrap(err, "select workstream")
+	if err != nil {
+		return ledger.Workstream{}, db.wrap(err, "select workstream")
+	}
+	w := snap.Workstream
+	return ledger.Workstream{ID: w.ID, Name: w.Name, RepoFingerprint: w.RepoFingerprint, WorktreeFingerprint: w.WorktreeFingerprint,
+		Cwd: w.Cwd, CreatedAt: fromMicro(w.CreatedAt), SelectedAt: fromMicro(w.SelectedAt), UpdatedAt: fromMicro(w.UpdatedAt)}, nil
 }
 
+// resolveSelector takes the scope's advisory lock and finds the selected
+// workstream in one round trip, creating it when the selector asks for it
+// or when the scope has none yet.
 func resolveSelector(ctx context.Context, t *tx, s ledger.Scope, name string, create bool) (string, error) {
-	if name == "" && !create {
-		var id string
-		err := t.QueryRow(ctx, sqlCurrentWorkstreamID, s.RepoFingerprint, s.WorktreeFingerprint).Scan(&id)
-		if err == nil {
-			return id, nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
+	current := name == "" && !create
+	q, args := sqlWorkstreamIDByName, []any{s.RepoFingerprint, s.WorktreeFingerprint, name}
+	if current {
+		q, args = sqlCurrentWorkstreamID, args[:2]
+	}
+	b := &pgx.Batch{}
+	b.Queue(sqlLockScope, s.RepoFingerprint, s.WorktreeFingerprint)
+	id, found, err := lookupID(ctx, t, b, q, args...)
+	switch {
+	case err != nil:
+		return "", err
+	case current && found:
+		return id, nil
+	case current: // the scope's first workstream
+		name, create = ledger.DefaultWorkstreamName, true
+		if id, found, err = lookupID(ctx, t, &pgx.Batch{}, sqlWorkstreamIDByName, s.RepoFingerprint, s.WorktreeFingerprint, name); err != nil {
 			return "", err
 		}
-		name, create = ledger.DefaultWorkstreamName, true
 	}
-	var id string
-	err := t.QueryRow(ctx, sqlWorkstreamIDByName, s.RepoFingerprint, s.WorktreeFingerprint, name).Scan(&id)
 	switch {
-	case err == nil && create:
+	case found && create:
 		return "", ledger.Errorf(ledger.ErrExists, "workstream '%s' already exists; select it with --workstream %s", name, name)
-	case err == nil:
+	case found:
 		return id, nil
-	case !errors.Is(err, pgx.ErrNoRows):
-		return "", err
 	case !create:
 		return "", ledger.Errorf(ledger.ErrNotFound, "workstream '%s' does not exist; create it with --new %s or list them with `ai-memory workstreams`", name, name)
 	}
@@ -73,6 +80,20 @@ func resolveSelector(ctx context.Context, t *tx, s ledger.Scope, name string, cr
 	}
 	_, err = t.Exec(ctx, sqlInsertWorkstream, u.String(), s.RepoFingerprint, s.WorktreeFingerprint, name, s.Cwd, t.now)
 	return u.String(), err
+}
+
+// lookupID sends b with the id query q last and returns the id it found.
+func lookupID(ctx context.Context, t *tx, b *pgx.Batch, q string, args ...any) (id string, found bool, err error) {
+	b.Queue(q, args...).QueryRow(func(r pgx.Row) error {
+		err := r.Scan(&id)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	err = t.SendBatch(ctx, b).Close()
+	return id, found, err
 }
 
 // CurrentWorkstream returns the most recently selected workstream of the
@@ -191,17 +212,20 @@ func (db *DB) Established(ctx context.Context, wsID string) (bool, error) {
 // returns its key and last sequence, or ErrNotFound.
 func lockWorkstream(ctx context.Context, t *tx, wsID string) (wsk, last int64, err error) {
 	err = t.QueryRow(ctx, sqlLockWorkstream, wsID).Scan(&wsk, &last)
-	if errors.Is(err, pgx.ErrNoRows) {
-		err = ledger.Errorf(ledger.ErrNotFound, "workstream %s does not exist; list them with `ai-memory workstreams`", wsID)
-	}
-	return wsk, last, err
+	return wsk, last, missingWorkstream(err, wsID)
 }
 
-func (db *DB) notFound(err error, wsID, op string) error {
+// missingWorkstream turns "no rows" from reading workstream wsID into
+// ErrNotFound; other errors pass through.
+func missingWorkstream(err error, wsID string) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ledger.Errorf(ledger.ErrNotFound, "workstream %s does not exist; list them with `ai-memory workstreams`", wsID)
 	}
-	return db.wrap(err, op)
+	return err
+}
+
+func (db *DB) notFound(err error, wsID, op string) error {
+	return db.wrap(missingWorkstream(err, wsID), op)
 }
 
 // MoveScope moves the workstreams of from into to, each in its own state
@@ -224,7 +248,7 @@ func (db *DB) MoveScope(ctx context.Context, from, to ledger.Scope) (int, error)
 	}
 	moved := 0
 	for _, id := range ids {
-		err := db.withStateTx(ctx, func(t *tx) (string, error) {
+		_, err := db.withStateTx(ctx, func(t *tx) (string, error) {
 			ok, err := moveWorkstream(ctx, t, id, from, to)
 			if err != nil || !ok {
 				return "", err
