@@ -99,7 +99,13 @@ aim_step() {
 		fail "$name: ai-memory $* exited $rc: $(tail -n 3 "$out" | tr '\n' ' ')"
 		return 1
 	fi
-	check "$name: output shows '$expect'" grep -qF -- "$expect" "$out"
+	if grep -qF -- "$expect" "$out"; then
+		pass "$name: output shows '$expect'"
+	else
+		# What the agent printed instead, so that a failure that does not
+		# come back on the retry can still be told apart.
+		fail "$name: output shows '$expect'; it ends: $(tail -n 5 "$out" | tr '\n' ' ' | cut -c1-600)"
+	fi
 }
 
 # acc_events writes the workstream's events, ordered by sequence, as a JSON
