@@ -110,21 +110,21 @@ func backfill(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, run l
 		}
 		found = found || len(sessions) > 0
 		restore := bulkGC(totalSize(sessions))
-		for i, s := range sessions {
-			st, err := im.Import(ctx, src, s)
-			if err != nil {
-				restore()
-				return out, wrapperError("import", err)
-			}
+		var linkErr error
+		err = im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
 			out = append(out, st)
 			if o.Link && i == 0 {
-				if _, err := db.LinkSession(ctx, ws.ID, src.Harness(), s.ID); err != nil {
-					restore()
-					return out, wrapperError("link session", err)
-				}
+				_, linkErr = db.LinkSession(ctx, ws.ID, src.Harness(), st.NativeSessionID)
 			}
-		}
+			return linkErr
+		})
 		restore()
+		if linkErr != nil {
+			return out, wrapperError("link session", linkErr)
+		}
+		if err != nil {
+			return out, wrapperError("import", err)
+		}
 	}
 	if im.Progress != nil {
 		fmt.Fprint(env.Stderr, "\r\033[K")

@@ -39,45 +39,153 @@ type Importer struct {
 
 // Import reads sess from its saved cursor to the last complete record.
 func (im *Importer) Import(ctx context.Context, src transcript.Source, sess transcript.Session) (ImportStats, error) {
-	st := ImportStats{Harness: src.Harness(), NativeSessionID: sess.ID}
-	from, err := im.cursor(ctx, src.Harness(), sess)
-	if err != nil {
-		return st, err
+	var st ImportStats
+	err := im.ImportAll(ctx, src, []transcript.Session{sess}, func(_ int, s ImportStats) error {
+		st = s
+		return nil
+	})
+	if err != nil && st.NativeSessionID == "" {
+		st = ImportStats{Harness: src.Harness(), NativeSessionID: sess.ID}
 	}
-	start, total := src.Progress(sess, from)
-	defer bulkGC(total - start)()
-	losses := map[string]bool{}
-	emit := func(b transcript.Batch) error {
-		res, err := im.DB.Append(ctx, ledger.Batch{
-			WorkstreamID: im.WorkstreamID,
-			RunID:        im.RunID,
-			Events:       toInputs(src.Harness(), sess.ID, b.Events),
-			Cursor:       &ledger.CursorUpdate{Harness: src.Harness(), NativeSessionID: sess.ID, SourceCursor: string(b.Cursor)},
-		})
+	return st, err
+}
+
+// ImportAll imports sessions one after the other, in order, calling done
+// with each one's stats (an error from done stops the import). While the
+// last batch of a session is written, the next session is already being
+// read, so a backfill of many sessions does not wait for each one's first
+// batch to be parsed. Batches still reach the ledger one at a time, in
+// order, each with its cursor.
+func (im *Importer) ImportAll(ctx context.Context, src transcript.Source, sessions []transcript.Session, done func(i int, st ImportStats) error) error {
+	if len(sessions) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait() // after cancel: no reader is left using the ledger or a file
+	defer cancel()
+	next := make(chan *sessionRead, 1)
+	im.read(ctx, &wg, src, sessions, 0, next)
+	for i := range sessions {
+		r, ok := <-next
+		if !ok {
+			return ctx.Err()
+		}
+		st, err := im.write(ctx, cancel, src, r)
+		if err == nil {
+			err = done(i, st)
+		}
 		if err != nil {
 			return err
 		}
-		st.Added += res.Added
-		st.Skipped += res.Skipped
-		for _, l := range b.Losses {
-			losses[l.Reason] = true
+		next = r.next
+	}
+	return nil
+}
+
+// sessionRead is one session being read on its own goroutine: its batches
+// come through batches, closed once the session is read (err says how that
+// ended); next then delivers the following session's sessionRead, or is
+// closed when there is none to read.
+type sessionRead struct {
+	sess    transcript.Session
+	from    transcript.Cursor // set before the first batch is sent
+	batches chan transcript.Batch
+	err     error // set before batches is closed
+	next    chan *sessionRead
+}
+
+// read delivers sessions[i]'s sessionRead on out and reads the session on
+// a new goroutine from its stored cursor; once that is done it goes on to
+// sessions[i+1] (on r.next) unless ctx is cancelled.
+func (im *Importer) read(ctx context.Context, wg *sync.WaitGroup, src transcript.Source, sessions []transcript.Session, i int, out chan<- *sessionRead) {
+	r := &sessionRead{sess: sessions[i], batches: make(chan transcript.Batch), next: make(chan *sessionRead, 1)}
+	out <- r
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.from, r.err = im.cursor(ctx, src.Harness(), r.sess)
+		if r.err == nil {
+			r.err = src.Read(ctx, r.sess, r.from, transcript.ReadOptions{}, func(b transcript.Batch) error {
+				select {
+				case r.batches <- b:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			})
+			if r.err != nil {
+				r.err = fmt.Errorf("import %s session %s: %w", src.Harness(), r.sess.ID, r.err)
+			}
+		}
+		close(r.batches)
+		if i+1 == len(sessions) || ctx.Err() != nil {
+			close(r.next)
+			return
+		}
+		im.read(ctx, wg, src, sessions, i+1, r.next)
+	}()
+}
+
+// write appends r's batches to the ledger, each batch and its cursor in
+// one transaction. On a failed append it cancels the reading and waits
+// for the reader to stop.
+func (im *Importer) write(ctx context.Context, cancel context.CancelFunc, src transcript.Source, r *sessionRead) (ImportStats, error) {
+	sess := r.sess
+	st := ImportStats{Harness: src.Harness(), NativeSessionID: sess.ID}
+	losses := map[string]bool{}
+	var start int64
+	var err error
+	first := true
+	for b := range r.batches {
+		if err != nil {
+			continue // drained until the reader sees the cancellation
+		}
+		if first {
+			first = false
+			var total int64
+			start, total = src.Progress(sess, r.from)
+			defer bulkGC(total - start)()
+		}
+		if err = im.append(ctx, src, sess, b, &st, losses); err != nil {
+			err = fmt.Errorf("import %s session %s: %w", src.Harness(), sess.ID, err)
+			cancel()
+			continue
 		}
 		done, _ := src.Progress(sess, b.Cursor)
 		st.Bytes = done - start
 		if im.Progress != nil {
 			im.Progress(sess, done)
 		}
-		return nil
 	}
-	if err := src.Read(ctx, sess, from, transcript.ReadOptions{}, emit); err != nil {
-		return st, fmt.Errorf("import %s session %s: %w", src.Harness(), sess.ID, err)
+	if err == nil {
+		err = r.err
 	}
-	for r := range losses {
-		st.LossNotes = append(st.LossNotes, r)
+	for reason := range losses {
+		st.LossNotes = append(st.LossNotes, reason)
 	}
 	sort.Strings(st.LossNotes)
 	st.Losses = len(st.LossNotes)
-	return st, nil
+	return st, err
+}
+
+// append writes one batch with its cursor and counts it into st.
+func (im *Importer) append(ctx context.Context, src transcript.Source, sess transcript.Session, b transcript.Batch, st *ImportStats, losses map[string]bool) error {
+	res, err := im.DB.Append(ctx, ledger.Batch{
+		WorkstreamID: im.WorkstreamID,
+		RunID:        im.RunID,
+		Events:       toInputs(src.Harness(), sess.ID, b.Events),
+		Cursor:       &ledger.CursorUpdate{Harness: src.Harness(), NativeSessionID: sess.ID, SourceCursor: string(b.Cursor)},
+	})
+	if err != nil {
+		return err
+	}
+	st.Added += res.Added
+	st.Skipped += res.Skipped
+	for _, l := range b.Losses {
+		losses[l.Reason] = true
+	}
+	return nil
 }
 
 func (im *Importer) cursor(ctx context.Context, harnessName string, sess transcript.Session) (transcript.Cursor, error) {

@@ -175,8 +175,10 @@ type Source interface {
 	// (minus 2 s of slack), newest first.
 	CreatedSince(env Env, checkout string, since time.Time) ([]Session, error)
 	// Read imports s from the cursor from, handing batches to emit on the
-	// caller's goroutine while the next batch is parsed. A cursor the source
-	// cannot use for s reads from the start.
+	// caller's goroutine while the next batch is parsed. A batch belongs to
+	// emit: the source never changes it afterwards, so emit may hand it to
+	// another goroutine and return. A cursor the source cannot use for s
+	// reads from the start.
 	Read(ctx context.Context, s Session, from Cursor, opt ReadOptions, emit func(Batch) error) error
 	// Progress says how much of s the cursor c covers, in the source's own
 	// unit (bytes for JSONL), out of total: for progress bars and for sizing

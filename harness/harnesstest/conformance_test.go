@@ -38,6 +38,7 @@ func TestSourceConformance(t *testing.T) {
 		t.Run(d.Name, func(t *testing.T) {
 			t.Run("Discovery", func(t *testing.T) { conformDiscovery(t, d.Source, fake) })
 			t.Run("Existence", func(t *testing.T) { conformExistence(t, d.Source, fake) })
+			t.Run("BatchesKept", func(t *testing.T) { conformBatchesKept(t, d.Source, fake) })
 			t.Run("PartialWriteResume", func(t *testing.T) { checks.partial(t, d.Source, fake) })
 			t.Run("RewriteAndLosses", func(t *testing.T) { checks.rewrite(t, d.Source, fake) })
 			t.Run("PiecewiseEqualsOnePass", func(t *testing.T) { checks.pieces(t, d.Source, fake) })
@@ -234,6 +235,44 @@ func readAll(t *testing.T, src transcript.Source, s transcript.Session, c transc
 		t.Fatalf("Read: %v", err)
 	}
 	return keys, c
+}
+
+// conformBatchesKept: a batch belongs to emit (transcript.Source.Read): the
+// source never changes one after handing it over, so an importer may keep
+// it, or write it on another goroutine, while the next ones are read.
+func conformBatchesKept(t *testing.T, src transcript.Source, fake Fake) {
+	f := newFakeEnv(t)
+	s := f.session(src, fake, "kept turn RUN_TOOL")
+	var kept []transcript.Batch
+	var seen [][]string
+	err := src.Read(context.Background(), s, "", transcript.ReadOptions{BatchEvents: 1}, func(b transcript.Batch) error {
+		kept = append(kept, b)
+		seen = append(seen, batchKeys(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if len(kept) < 2 {
+		t.Fatalf("%d batches of one event; the turn should give several", len(kept))
+	}
+	for i, b := range kept {
+		if got := batchKeys(b); strings.Join(got, "\n") != strings.Join(seen[i], "\n") {
+			t.Fatalf("batch %d changed after emit returned:\n%s\nwas:\n%s", i, strings.Join(got, "\n"), strings.Join(seen[i], "\n"))
+		}
+	}
+}
+
+// batchKeys is everything of a batch an importer uses.
+func batchKeys(b transcript.Batch) []string {
+	keys := []string{"cursor " + string(b.Cursor)}
+	for _, e := range b.Events {
+		keys = append(keys, eventKey(e))
+	}
+	for _, l := range b.Losses {
+		keys = append(keys, fmt.Sprintf("loss %d %s", l.Offset, l.Reason))
+	}
+	return keys
 }
 
 // conformPieces: a session read while its writer appends it in small pieces
