@@ -90,16 +90,23 @@ func (im *Importer) ImportAll(ctx context.Context, src transcript.Source, sessio
 type sessionRead struct {
 	sess    transcript.Session
 	from    transcript.Cursor // set before the first batch is sent
-	batches chan transcript.Batch
+	batches chan readBatch
 	err     error // set before batches is closed
 	next    chan *sessionRead
+}
+
+// readBatch is a batch read and its ledger batch, prepared on the reading
+// goroutine when the ledger prepares batches ahead (ledger.Preparer).
+type readBatch struct {
+	transcript.Batch
+	ledger ledger.Batch
 }
 
 // read delivers sessions[i]'s sessionRead on out and reads the session on
 // a new goroutine from its stored cursor; once that is done it goes on to
 // sessions[i+1] (on r.next) unless ctx is cancelled.
 func (im *Importer) read(ctx context.Context, wg *sync.WaitGroup, src transcript.Source, sessions []transcript.Session, i int, out chan<- *sessionRead) {
-	r := &sessionRead{sess: sessions[i], batches: make(chan transcript.Batch), next: make(chan *sessionRead, 1)}
+	r := &sessionRead{sess: sessions[i], batches: make(chan readBatch), next: make(chan *sessionRead, 1)}
 	out <- r
 	wg.Add(1)
 	go func() {
@@ -108,7 +115,7 @@ func (im *Importer) read(ctx context.Context, wg *sync.WaitGroup, src transcript
 		if r.err == nil {
 			r.err = src.Read(ctx, r.sess, r.from, transcript.ReadOptions{}, func(b transcript.Batch) error {
 				select {
-				case r.batches <- b:
+				case r.batches <- im.prepare(src, r.sess, b):
 					return nil
 				case <-ctx.Done():
 					return ctx.Err()
@@ -147,7 +154,7 @@ func (im *Importer) write(ctx context.Context, cancel context.CancelFunc, src tr
 			start, total = src.Progress(sess, r.from)
 			defer bulkGC(total - start)()
 		}
-		if err = im.append(ctx, src, sess, b, &st, losses); err != nil {
+		if err = im.append(ctx, b, &st, losses); err != nil {
 			err = fmt.Errorf("import %s session %s: %w", src.Harness(), sess.ID, err)
 			cancel()
 			continue
@@ -169,14 +176,25 @@ func (im *Importer) write(ctx context.Context, cancel context.CancelFunc, src tr
 	return st, err
 }
 
-// append writes one batch with its cursor and counts it into st.
-func (im *Importer) append(ctx context.Context, src transcript.Source, sess transcript.Session, b transcript.Batch, st *ImportStats, losses map[string]bool) error {
-	res, err := im.DB.Append(ctx, ledger.Batch{
+// prepare makes the ledger batch of b; a ledger that can prepares it (its
+// redaction and encoding) here, on the reading goroutine, while the batch
+// before it is being written.
+func (im *Importer) prepare(src transcript.Source, sess transcript.Session, b transcript.Batch) readBatch {
+	lb := ledger.Batch{
 		WorkstreamID: im.WorkstreamID,
 		RunID:        im.RunID,
 		Events:       toInputs(src.Harness(), sess.ID, b.Events),
 		Cursor:       &ledger.CursorUpdate{Harness: src.Harness(), NativeSessionID: sess.ID, SourceCursor: string(b.Cursor)},
-	})
+	}
+	if p, ok := im.DB.(ledger.Preparer); ok {
+		lb = p.Prepare(lb)
+	}
+	return readBatch{Batch: b, ledger: lb}
+}
+
+// append writes one batch with its cursor and counts it into st.
+func (im *Importer) append(ctx context.Context, b readBatch, st *ImportStats, losses map[string]bool) error {
+	res, err := im.DB.Append(ctx, b.ledger)
 	if err != nil {
 		return err
 	}

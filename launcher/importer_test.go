@@ -168,3 +168,44 @@ func waitGoroutines(t *testing.T, n int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// preparingLedger is a recordingLedger whose ledger prepares batches ahead.
+type preparingLedger struct {
+	*recordingLedger
+	prepared, unprepared int
+}
+
+func (l *preparingLedger) Prepare(b ledger.Batch) ledger.Batch {
+	return l.Ledger.(ledger.Preparer).Prepare(b)
+}
+
+func (l *preparingLedger) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, error) {
+	if b.Prepared != nil {
+		l.prepared++
+	} else {
+		l.unprepared++
+	}
+	return l.recordingLedger.Append(ctx, b)
+}
+
+// TestImportAll_PreparesAhead: with a ledger that prepares batches ahead
+// (ledger.Preparer), every batch reaches Append prepared, and the events
+// are stored as an unprepared import stores them.
+func TestImportAll_PreparesAhead(t *testing.T) {
+	inner, ws, _ := openTestLedger(t)
+	if _, ok := inner.(ledger.Preparer); !ok {
+		t.Skip("the test ledger does not prepare batches ahead")
+	}
+	db := &preparingLedger{recordingLedger: &recordingLedger{Ledger: inner}}
+	im := &Importer{DB: db, WorkstreamID: ws.ID, RunID: "import"}
+	if err := im.ImportAll(context.Background(), &batchSource{n: 3}, sessionsNamed(2), func(int, ImportStats) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if db.prepared != 6 || db.unprepared != 0 {
+		t.Fatalf("%d prepared and %d unprepared appends; want all 6 prepared", db.prepared, db.unprepared)
+	}
+	evs, err := inner.EventsInRange(context.Background(), ws.ID, 0, 10, 0)
+	if err != nil || len(evs) != 6 || evs[5].Content != "s1 batch 2" {
+		t.Fatalf("stored %d events, %v; want the 6 batches in order", len(evs), err)
+	}
+}

@@ -88,3 +88,52 @@ func equalInts(a, b []int64) bool {
 	}
 	return true
 }
+
+// testAppend_Prepared: a ledger that prepares batches ahead of their Append
+// (ledger.Preparer) stores what it prepared: the events of an unprepared
+// Append with the same ids, redacted, findable by search, even when the
+// batch's events were changed after Prepare; appending it again adds
+// nothing; a Prepared value the ledger did not make is ignored, and that
+// batch is redacted as any other.
+func testAppend_Prepared(t *testing.T, be Backend) {
+	ctx := context.Background()
+	db, _ := openTest(t, be)
+	p, ok := db.Ledger.(ledger.Preparer)
+	if !ok {
+		t.Skip("this backend does not prepare batches ahead")
+	}
+	secret := "ghp_0123456789abcdefghij0123456789"
+	long := strings.Repeat("prepared texts keep every word ", 20) // long enough to be packed
+	in := msgs("s", 0, 3, "x")
+	in[0].Content, in[1].Content, in[2].Content = "token "+secret, long, " \n "
+	want := []string{redact.String(in[0].Content), long}
+	ids := []string{ledger.EventID(in[0]), ledger.EventID(in[1])}
+	ws := mustWorkstream(t, db, "prepared")
+	b := p.Prepare(ledger.Batch{WorkstreamID: ws.ID, Events: in})
+	in[0].Content = "changed after Prepare " + secret
+	if res := mustAppend(t, db, b); res.Added != 2 || res.Dropped != 1 {
+		t.Fatalf("append of the prepared batch = %+v; want 2 added, 1 dropped", res)
+	}
+	evs, err := db.EventsInRange(ctx, ws.ID, 0, 10, 0)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("EventsInRange = %d events, %v; want 2", len(evs), err)
+	}
+	for i, e := range evs {
+		if e.Content != want[i] || e.EventID != ids[i] {
+			t.Errorf("event %d = %q (id %s); want %q (id %s)", i, e.Content, e.EventID, want[i], ids[i])
+		}
+	}
+	if found, err := db.Search(ctx, ws.ID, "texts keep", 0); err != nil || len(found) != 1 || found[0].EventID != ids[1] {
+		t.Errorf("search of the prepared text = %d events, %v; want the long one", len(found), err)
+	}
+	if res := mustAppend(t, db, b); res.Added != 0 || res.Skipped != 2 {
+		t.Errorf("second append of the prepared batch = %+v; want 2 skipped", res)
+	}
+	forged := ledger.Batch{WorkstreamID: ws.ID, Events: msgs("s", 5, 1, "x"), Prepared: "not this ledger's"}
+	forged.Events[0].Content = "forged " + secret
+	mustAppend(t, db, forged)
+	ev, ok, err := db.LatestEvent(ctx, ws.ID, ledger.KindMessage)
+	if err != nil || !ok || ev.Content != redact.String("forged "+secret) {
+		t.Fatalf("stored %q (%v, %v); want the forged batch's event redacted", ev.Content, ok, err)
+	}
+}

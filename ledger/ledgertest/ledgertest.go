@@ -65,6 +65,7 @@ var suite = []struct {
 	{"Search_ScopeOrderAndLimits", testSearch_ScopeOrderAndLimits},
 	{"Search_RanksByRelevance", testSearch_RanksByRelevance},
 	{"Append_DropsBlankCapsAndRedacts", testAppend_DropsBlankCapsAndRedacts},
+	{"Append_Prepared", testAppend_Prepared},
 	{"EventsInRange_NewestLimitOldestFirst", testEventsInRange_NewestLimitOldestFirst},
 	{"Lease_ExactlyOneWriter", testLease_ExactlyOneWriter},
 	{"Append_ConcurrentWritersGetDistinctSequences", testAppend_ConcurrentWritersGetDistinctSequences},

@@ -28,17 +28,18 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	if err != nil {
 		return ledger.AppendResult{}, err
 	}
-	evs, res, err := durable.PrepareBatch(b.Events)
-	if err != nil {
-		return ledger.AppendResult{}, err
+	pre := preparedOf(b)
+	if pre.Err != nil {
+		return ledger.AppendResult{}, pre.Err
 	}
+	evs, res := pre.Events, pre.Result
 	var createdSeg string
 	var pending int
 	out := res
 	_, err = db.withStateTx(ctx, func(t *tx) (string, error) {
 		out = res
 		var err error
-		createdSeg, err = db.appendTx(ctx, t, b, runID, evs, &out)
+		createdSeg, err = db.appendTx(ctx, t, b, runID, evs, pre.Encoded, &out)
 		pending = t.pending
 		return durable.StateOfBatch(b), err
 	})
@@ -50,7 +51,29 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	return out, nil
 }
 
-func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string, evs []durable.Pending, res *ledger.AppendResult) (string, error) {
+// preparedBatch is this backend's Batch.Prepared (a type no other package
+// can make, so a batch cannot claim to be redacted without being so).
+type preparedBatch struct{ *durable.Prepared }
+
+// Prepare implements ledger.Preparer: the events redacted and identified,
+// their search documents built, on all cores and outside any transaction.
+func (db *DB) Prepare(b ledger.Batch) ledger.Batch {
+	b.Prepared = preparedBatch{durable.PrepareAhead(b.Events, func(p durable.Pending) any {
+		return tsvectorOf(ledger.CapContent(p.In.Content))
+	})}
+	return b
+}
+
+// preparedOf is b as Prepare made it, or prepared now (the documents are
+// then built at insert, only for events not stored yet).
+func preparedOf(b ledger.Batch) *durable.Prepared {
+	if p, ok := b.Prepared.(preparedBatch); ok && p.Prepared != nil {
+		return p.Prepared
+	}
+	return durable.PrepareAhead(b.Events, nil)
+}
+
+func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string, evs []durable.Pending, docs map[string]any, res *ledger.AppendResult) (string, error) {
 	wsk, last, err := lockWorkstream(ctx, t, b.WorkstreamID)
 	if err != nil {
 		return "", err
@@ -68,7 +91,7 @@ func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string,
 	res.LastSequence = last
 	created := ""
 	if len(fresh) > 0 {
-		if created, err = db.insertFresh(ctx, t, b.WorkstreamID, runID, wsk, last, fresh, res); err != nil {
+		if created, err = db.insertFresh(ctx, t, b.WorkstreamID, runID, wsk, last, fresh, docs, res); err != nil {
 			return created, err
 		}
 	}
@@ -119,7 +142,7 @@ func filterPresent(ctx context.Context, t *tx, wsk int64, evs []durable.Pending)
 // 400-event batch's 45): the rows point to a segment row recorded under a
 // placeholder path, named once the segment is written. The segment is
 // durable before this returns, so before the transaction commits.
-func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, last int64, fresh []durable.Pending, res *ledger.AppendResult) (string, error) {
+func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, last int64, fresh []durable.Pending, docs map[string]any, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(t.now)
 	recs := make([]durable.Record, len(fresh))
 	metas := make([][]byte, len(fresh))
@@ -138,7 +161,7 @@ func (db *DB) insertFresh(ctx context.Context, t *tx, wsID, runID string, wsk, l
 		for i := range segs {
 			segs[i] = segID
 		}
-		t.pending, err = insertRecords(ctx, t, wsk, srcs, recs, metas, segs)
+		t.pending, err = insertRecords(ctx, t, wsk, srcs, recs, metas, segs, docs)
 	}
 	rel, created, werr := w.Wait()
 	createdPath := ""
@@ -223,7 +246,7 @@ func (c sourceIDs) get(ctx context.Context, t *tx, harness, session string) (int
 // document built from the capped content) in one statement, and raises
 // each source's newest time. It returns the estimated bytes of search index
 // entries it added (pendingBytes).
-func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs []durable.Record, metas [][]byte, segs []int64) (int, error) {
+func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs []durable.Record, metas [][]byte, segs []int64, docs map[string]any) (int, error) {
 	n := len(recs)
 	var (
 		seqs, srcIDs, segIDs = make([]int64, n), make([]int64, n), segs
@@ -236,9 +259,14 @@ func insertRecords(ctx context.Context, t *tx, wsk int64, srcs sourceIDs, recs [
 		meta                 = make([]*string, n)
 	)
 	// The documents are built on all cores (tokenising is most of the
-	// client's work of an append).
+	// client's work of an append), unless Prepare built them (docs, by
+	// event id).
 	parallel.Each(n, 32, func(i int) {
 		contents[i] = ledger.CapContent(recs[i].Content)
+		if d, ok := docs[recs[i].EventID].(pgtype.TSVector); ok {
+			tsvs[i] = d
+			return
+		}
 		tsvs[i] = tsvectorOf(contents[i])
 	})
 	newest := map[int64]int64{}

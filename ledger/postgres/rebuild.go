@@ -148,7 +148,7 @@ func insertLoaded(ctx context.Context, t *tx, wsk int64, recs []durable.Loaded) 
 			metas[i] = b
 		}
 	}
-	_, err := insertRecords(ctx, t, wsk, sourceIDs{}, rs, metas, segs)
+	_, err := insertRecords(ctx, t, wsk, sourceIDs{}, rs, metas, segs, nil)
 	return err
 }
 

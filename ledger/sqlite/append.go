@@ -21,14 +21,15 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	if err != nil {
 		return ledger.AppendResult{}, err
 	}
-	evs, res, err := durable.PrepareBatch(b.Events)
-	if err != nil {
-		return ledger.AppendResult{}, err
+	pre := preparedOf(b)
+	if pre.Err != nil {
+		return ledger.AppendResult{}, pre.Err
 	}
+	evs, res := pre.Events, pre.Result
 	var createdSeg string
 	err = db.withStateTx(ctx, func(tx *sql.Tx) (string, error) {
 		var err error
-		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, &res)
+		createdSeg, err = db.appendTx(ctx, tx, b, runID, evs, pre.Encoded, &res)
 		return durable.StateOfBatch(b), err
 	})
 	if err != nil {
@@ -38,6 +39,28 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 		return ledger.AppendResult{}, db.wrap(err, "append events")
 	}
 	return res, nil
+}
+
+// prepared is this backend's Batch.Prepared (a type no other package can
+// make, so a batch cannot claim to be redacted without being so).
+type prepared struct{ *durable.Prepared }
+
+// Prepare implements ledger.Preparer: the events redacted and identified,
+// their texts packed, on all cores.
+func (db *DB) Prepare(b ledger.Batch) ledger.Batch {
+	b.Prepared = prepared{durable.PrepareAhead(b.Events, func(p durable.Pending) any {
+		return packText(ledger.CapContent(p.In.Content))
+	})}
+	return b
+}
+
+// preparedOf is b as Prepare made it, or prepared now (texts are then
+// packed at insert, only those of events not stored yet).
+func preparedOf(b ledger.Batch) *durable.Prepared {
+	if p, ok := b.Prepared.(prepared); ok && p.Prepared != nil {
+		return p.Prepared
+	}
+	return durable.PrepareAhead(b.Events, nil)
 }
 
 // pending is an event ready to insert.
@@ -50,7 +73,7 @@ func metaArg(p pending) sql.NullString {
 
 // appendTx is the transactional part of Append. It returns the path of a
 // segment it created (for removal if the transaction fails).
-func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b ledger.Batch, runID string, evs []pending, res *ledger.AppendResult) (string, error) {
+func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b ledger.Batch, runID string, evs []pending, packed map[string]any, res *ledger.AppendResult) (string, error) {
 	wsk, last, err := workstreamCounters(ctx, tx, b.WorkstreamID)
 	if err != nil {
 		return "", err
@@ -63,7 +86,7 @@ func (db *DB) appendTx(ctx context.Context, tx *sql.Tx, b ledger.Batch, runID st
 	res.LastSequence = last
 	created := ""
 	if len(fresh) > 0 {
-		if created, err = db.insertFresh(ctx, tx, b.WorkstreamID, runID, wsk, last, fresh, res); err != nil {
+		if created, err = db.insertFresh(ctx, tx, b.WorkstreamID, runID, wsk, last, fresh, packed, res); err != nil {
 			return created, err
 		}
 	}

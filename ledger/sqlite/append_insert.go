@@ -18,7 +18,7 @@ import (
 // point to a segment row recorded under a placeholder path, named once the
 // segment is written (its name is the hash of its content). The segment is
 // durable before this returns, so before the transaction commits.
-func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, res *ledger.AppendResult) (string, error) {
+func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, wsk, last int64, fresh []pending, packed map[string]any, res *ledger.AppendResult) (string, error) {
 	now := fromMicro(db.nowMicro())
 	recs := make([]durable.Record, len(fresh))
 	for i, p := range fresh {
@@ -29,7 +29,7 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 		return "", err
 	}
 	w := db.store.StartSegment(wsID, runID, recs)
-	segID, err := insertBatch(ctx, tx, wsk, durable.PendingSegment(wsID, runID), now.UnixMicro(), srcs, fresh, recs)
+	segID, err := insertBatch(ctx, tx, wsk, durable.PendingSegment(wsID, runID), now.UnixMicro(), srcs, fresh, recs, packed)
 	rel, created, werr := w.Wait()
 	createdPath := ""
 	if created {
@@ -53,12 +53,12 @@ func (db *DB) insertFresh(ctx context.Context, tx *sql.Tx, wsID, runID string, w
 
 // insertBatch records the segment under path and inserts and indexes the
 // rows that point to it; it returns the segment row's id.
-func insertBatch(ctx context.Context, tx *sql.Tx, wsk int64, path string, now int64, srcs sourceIDs, fresh []pending, recs []durable.Record) (int64, error) {
+func insertBatch(ctx context.Context, tx *sql.Tx, wsk int64, path string, now int64, srcs sourceIDs, fresh []pending, recs []durable.Record, packed map[string]any) (int64, error) {
 	segID, err := segmentID(ctx, tx, wsk, path, now)
 	if err != nil {
 		return 0, err
 	}
-	return segID, insertRows(ctx, tx, wsk, segID, srcs, fresh, recs)
+	return segID, insertRows(ctx, tx, wsk, segID, srcs, fresh, recs, packed)
 }
 
 // nameSegment gives the batch's segment row its path rel. When a row
@@ -119,13 +119,13 @@ func (c sourceIDs) get(ctx context.Context, tx *sql.Tx, harness, session string)
 // insertRows inserts the events and indexes exactly those rows in FTS: the
 // rowids of rows inserted in one write transaction are consecutive from the
 // first one, so "rid >= first" selects precisely this batch.
-func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []durable.Record) error {
+func insertRows(ctx context.Context, tx *sql.Tx, wsk, segID int64, srcs sourceIDs, fresh []pending, recs []durable.Record, packed map[string]any) error {
 	stmt, err := tx.PrepareContext(ctx, sqlInsertEvent)
 	if err != nil {
 		return err
 	}
 	defer stmt.Close()
-	texts := packAll(recs)
+	texts := packAll(recs, packed)
 	var first int64
 	for i, p := range fresh {
 		src, err := srcs.get(ctx, tx, p.In.Harness, p.In.NativeSessionID)

@@ -59,10 +59,16 @@ const packParallelMin = 32
 // packAll packs the capped content of every record, on all cores for a
 // large batch (packing is ~7 % of an import's CPU; the rows are then
 // inserted in order on the writing goroutine, which it would otherwise
-// hold up).
-func packAll(recs []durable.Record) []any {
+// hold up), or takes the form Prepare packed ahead (by event id).
+func packAll(recs []durable.Record, ahead map[string]any) []any {
 	out := make([]any, len(recs))
-	parallel.Each(len(recs), packParallelMin, func(i int) { out[i] = packText(ledger.CapContent(recs[i].Content)) })
+	parallel.Each(len(recs), packParallelMin, func(i int) {
+		if v, ok := ahead[recs[i].EventID]; ok {
+			out[i] = v
+			return
+		}
+		out[i] = packText(ledger.CapContent(recs[i].Content))
+	})
 	return out
 }
 
