@@ -111,7 +111,7 @@ func backfill(ctx context.Context, db ledger.Ledger, ws ledger.Workstream, run l
 		found = found || len(sessions) > 0
 		restore := bulkGC(totalSize(sessions))
 		var linkErr error
-		err = im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
+		_, err = im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
 			out = append(out, st)
 			if o.Link && i == 0 {
 				_, linkErr = db.LinkSession(ctx, ws.ID, src.Harness(), st.NativeSessionID)

@@ -37,17 +37,18 @@ type Importer struct {
 	Progress func(sess transcript.Session, offset int64)
 }
 
-// Import reads sess from its saved cursor to the last complete record.
+// Import reads sess from its saved cursor to the last complete record. On
+// an error the stats count what was stored before it.
 func (im *Importer) Import(ctx context.Context, src transcript.Source, sess transcript.Session) (ImportStats, error) {
 	var st ImportStats
-	err := im.ImportAll(ctx, src, []transcript.Session{sess}, func(_ int, s ImportStats) error {
+	partial, err := im.ImportAll(ctx, src, []transcript.Session{sess}, func(_ int, s ImportStats) error {
 		st = s
 		return nil
 	})
-	if err != nil && st.NativeSessionID == "" {
-		st = ImportStats{Harness: src.Harness(), NativeSessionID: sess.ID}
+	if err != nil {
+		return partial, err
 	}
-	return st, err
+	return st, nil
 }
 
 // ImportAll imports sessions one after the other, in order, calling done
@@ -55,10 +56,11 @@ func (im *Importer) Import(ctx context.Context, src transcript.Source, sess tran
 // last batch of a session is written, the next session is already being
 // read, so a backfill of many sessions does not wait for each one's first
 // batch to be parsed. Batches still reach the ledger one at a time, in
-// order, each with its cursor.
-func (im *Importer) ImportAll(ctx context.Context, src transcript.Source, sessions []transcript.Session, done func(i int, st ImportStats) error) error {
+// order, each with its cursor. When importing a session fails, partial
+// counts what was stored of it before the error.
+func (im *Importer) ImportAll(ctx context.Context, src transcript.Source, sessions []transcript.Session, done func(i int, st ImportStats) error) (partial ImportStats, err error) {
 	if len(sessions) == 0 {
-		return nil
+		return ImportStats{}, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -69,18 +71,18 @@ func (im *Importer) ImportAll(ctx context.Context, src transcript.Source, sessio
 	for i := range sessions {
 		r, ok := <-next
 		if !ok {
-			return ctx.Err()
+			return ImportStats{Harness: src.Harness(), NativeSessionID: sessions[i].ID}, ctx.Err()
 		}
 		st, err := im.write(ctx, cancel, src, r)
-		if err == nil {
-			err = done(i, st)
-		}
 		if err != nil {
-			return err
+			return st, err
+		}
+		if err := done(i, st); err != nil {
+			return ImportStats{}, err
 		}
 		next = r.next
 	}
-	return nil
+	return ImportStats{}, nil
 }
 
 // sessionRead is one session being read on its own goroutine: its batches

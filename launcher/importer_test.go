@@ -80,8 +80,9 @@ func sessionsNamed(n int) []transcript.Session {
 // TestImportAll: the next session is read while the last batch of one is
 // written; sessions read ahead of their writing still reach the
 // ledger one batch at a time in session order, each with its cursor; a
-// failed append stops the import at that batch, leaves no reader running,
-// and the next import resumes every session where it stopped.
+// failed append stops the import at that batch (its stats count what was
+// stored), leaves no reader running, and the next import resumes every
+// session where it stopped.
 func TestImportAll(t *testing.T) {
 	ctx := context.Background()
 	inner, ws, _ := openTestLedger(t)
@@ -100,12 +101,15 @@ func TestImportAll(t *testing.T) {
 	}
 	goroutines := runtime.NumGoroutine()
 	var stats []ImportStats
-	err := im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
+	partial, err := im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
 		stats = append(stats, st)
 		return nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "import claude session s2: disk full") {
 		t.Fatalf("ImportAll = %v; want s2's failed append", err)
+	}
+	if partial.NativeSessionID != "s2" || partial.Added != 1 {
+		t.Errorf("partial stats %+v; want s2's one stored batch", partial)
 	}
 	want := "s0 batch 0,s0 batch 1,s0 batch 2,s1 batch 0,s1 batch 1,s1 batch 2,s2 batch 0"
 	if got := strings.Join(db.order, ","); got != want {
@@ -121,7 +125,7 @@ func TestImportAll(t *testing.T) {
 
 	db.failOn, db.order, db.onAppend = "", nil, nil
 	stats = nil
-	if err := im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
+	if _, err := im.ImportAll(ctx, src, sessions, func(i int, st ImportStats) error {
 		stats = append(stats, st)
 		return nil
 	}); err != nil {
@@ -148,7 +152,7 @@ func TestImportAll_DoneStops(t *testing.T) {
 	db := &recordingLedger{Ledger: inner}
 	im := &Importer{DB: db, WorkstreamID: ws.ID, RunID: "import"}
 	stop := errors.New("stop")
-	err := im.ImportAll(context.Background(), &batchSource{n: 2}, sessionsNamed(3), func(i int, _ ImportStats) error {
+	_, err := im.ImportAll(context.Background(), &batchSource{n: 2}, sessionsNamed(3), func(i int, _ ImportStats) error {
 		return stop
 	})
 	if !errors.Is(err, stop) || strings.Join(db.order, ",") != "s0 batch 0,s0 batch 1" {
@@ -198,7 +202,7 @@ func TestImportAll_PreparesAhead(t *testing.T) {
 	}
 	db := &preparingLedger{recordingLedger: &recordingLedger{Ledger: inner}}
 	im := &Importer{DB: db, WorkstreamID: ws.ID, RunID: "import"}
-	if err := im.ImportAll(context.Background(), &batchSource{n: 3}, sessionsNamed(2), func(int, ImportStats) error { return nil }); err != nil {
+	if _, err := im.ImportAll(context.Background(), &batchSource{n: 3}, sessionsNamed(2), func(int, ImportStats) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if db.prepared != 6 || db.unprepared != 0 {
