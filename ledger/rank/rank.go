@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -135,7 +136,47 @@ func Tokens(s string) []string {
 	if toks, ok := asciiTokens(s); ok {
 		return toks
 	}
-	return strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !IsTokenRune(r) })
+	return runeTokens(s)
+}
+
+// runeTokens is Tokens of any s in one pass, per rune what Tokens says per
+// string (as countRunes does): ASCII by table, other runes lower-cased and
+// folded (foldRune), a combining mark dropped so that it joins what
+// surrounds it, anything else not a token rune a separator. A text with
+// one arrow or accented letter in it is common in transcripts (tool
+// output), and lower-casing, folding and splitting it as three passes over
+// the string, with a map lookup per rune, was most of the cost of building
+// PostgreSQL's search documents. The tokens share one allocation.
+func runeTokens(s string) []string {
+	buf := make([]byte, 0, len(s))
+	var ends []int
+	in := false
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if c := asciiClass[r]; c != 0 {
+				buf, in = append(buf, c), true
+				continue
+			}
+		} else if r = foldRune(r); r < 0 {
+			continue
+		} else if IsTokenRune(r) {
+			buf, in = utf8.AppendRune(buf, r), true
+			continue
+		}
+		if in {
+			ends, in = append(ends, len(buf)), false
+		}
+	}
+	if in {
+		ends = append(ends, len(buf))
+	}
+	all := string(buf)
+	toks := make([]string, len(ends))
+	start := 0
+	for i, e := range ends {
+		toks[i], start = all[start:e], e
+	}
+	return toks
 }
 
 // asciiTokens is Tokens of an ASCII s (nearly all content), a table lookup
@@ -164,23 +205,6 @@ func asciiTokens(s string) (toks []string, ok bool) {
 		toks = append(toks, s[start:])
 	}
 	return toks, true
-}
-
-// foldDiacritics maps common Latin letters with diacritics to their base
-// letter, like remove_diacritics; other runes pass unchanged.
-func foldDiacritics(s string) string {
-	if isASCII(s) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if b, ok := latinFold[r]; ok {
-			return b
-		}
-		if unicode.Is(unicode.Mn, r) {
-			return -1
-		}
-		return r
-	}, s)
 }
 
 func isASCII(s string) bool {

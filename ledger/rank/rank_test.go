@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestRank(t *testing.T) {
@@ -39,13 +40,15 @@ func TestTokenizeFoldsLikeUnicode61(t *testing.T) {
 	}
 }
 
-// FuzzTokensASCII: the ASCII fast path splits exactly as the rune-by-rune
-// rule does.
-func FuzzTokensASCII(f *testing.F) {
+// FuzzTokens: both of Tokens' paths (ASCII by table; any text in one pass
+// per rune) split exactly as lower-casing, folding and splitting the whole
+// string does.
+func FuzzTokens(f *testing.F) {
 	f.Add("Foo_bar foo C++ ai-memory 42x Z9")
 	f.Add("")
 	f.Add("--- ...")
 	f.Add("ÉTÉ naïve")
+	f.Add("e\u0301t \u212a → résumé ÀB\xff\xfeĲ ǅ")
 	f.Fuzz(func(t *testing.T, s string) {
 		want := strings.FieldsFunc(foldDiacritics(strings.ToLower(s)), func(r rune) bool { return !IsTokenRune(r) })
 		if got := Tokens(s); !slices.Equal(got, want) {
@@ -55,9 +58,35 @@ func FuzzTokensASCII(f *testing.F) {
 }
 
 func BenchmarkTokens(b *testing.B) {
-	s := strings.Repeat("The Lease renewal of ai-memory's run_flow failed: see launcher/run.go:42 (exit 1). ", 6)
-	b.SetBytes(int64(len(s)))
-	for b.Loop() {
-		Tokens(s)
+	line := "The Lease renewal of ai-memory's run_flow failed: see launcher/run.go:42 (exit 1). "
+	for _, bc := range []struct{ name, s string }{
+		{"ascii", strings.Repeat(line, 6)},
+		{"one-arrow", strings.Repeat(line, 3) + "→ " + strings.Repeat(line, 3)}, // tool output often has one
+		{"accented", strings.Repeat("Le café est très naïf, l'été à Zürich. ", 12)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.s)))
+			for b.Loop() {
+				Tokens(bc.s)
+			}
+		})
 	}
+}
+
+// foldDiacritics is the reference of Tokens' folding, a string at a time:
+// common Latin letters with diacritics to their base letter (like
+// remove_diacritics), combining marks removed, other runes unchanged.
+func foldDiacritics(s string) string {
+	if isASCII(s) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if b, ok := latinFold[r]; ok {
+			return b
+		}
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, s)
 }
