@@ -55,6 +55,8 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 // can make, so a batch cannot claim to be redacted without being so).
 type preparedBatch struct{ *durable.Prepared }
 
+var _ ledger.Preparer = (*DB)(nil)
+
 // Prepare implements ledger.Preparer: the events redacted and identified,
 // their search documents built, on all cores and outside any transaction.
 func (db *DB) Prepare(b ledger.Batch) ledger.Batch {

@@ -45,6 +45,8 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 // make, so a batch cannot claim to be redacted without being so).
 type prepared struct{ *durable.Prepared }
 
+var _ ledger.Preparer = (*DB)(nil)
+
 // Prepare implements ledger.Preparer: the events redacted and identified,
 // their texts packed, on all cores.
 func (db *DB) Prepare(b ledger.Batch) ledger.Batch {
