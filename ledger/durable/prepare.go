@@ -112,31 +112,3 @@ func FromRecord(r Record) (Pending, error) {
 	p.IDRaw, _ = hex.DecodeString(p.ID)
 	return p, nil
 }
-
-// Prepared is a batch prepared ahead of its Append (ledger.Preparer): what
-// PrepareBatch returns and, by event id, the backend's encoding of each
-// event (the stored or indexed form of its text). A backend keeps it in a
-// type of its own in Batch.Prepared, so that no other package can make one.
-type Prepared struct {
-	Events  []Pending
-	Result  ledger.AppendResult
-	Err     error
-	Encoded map[string]any // nil: encode at Append
-}
-
-// PrepareAhead prepares in as PrepareBatch does and encodes every event
-// with encode (nil: none), on all cores.
-func PrepareAhead(in []ledger.EventInput, encode func(Pending) any) *Prepared {
-	p := &Prepared{}
-	p.Events, p.Result, p.Err = PrepareBatch(in)
-	if p.Err != nil || encode == nil {
-		return p
-	}
-	enc := make([]any, len(p.Events))
-	parallel.Each(len(enc), prepareParallelMin, func(i int) { enc[i] = encode(p.Events[i]) })
-	p.Encoded = make(map[string]any, len(enc))
-	for i, e := range p.Events {
-		p.Encoded[e.ID] = enc[i]
-	}
-	return p
-}

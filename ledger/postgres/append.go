@@ -13,6 +13,7 @@ import (
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/durable"
 	"github.com/ai-memory/ai-memory/ledger/internal/parallel"
+	"github.com/ai-memory/ai-memory/ledger/internal/prep"
 )
 
 // Append adds a batch atomically and idempotently, as every backend does
@@ -28,7 +29,7 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	if err != nil {
 		return ledger.AppendResult{}, err
 	}
-	pre := preparedOf(b)
+	pre := prep.Of(backendName, b)
 	if pre.Err != nil {
 		return ledger.AppendResult{}, pre.Err
 	}
@@ -51,28 +52,12 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	return out, nil
 }
 
-// preparedBatch is this backend's Batch.Prepared (a type no other package
-// can make, so a batch cannot claim to be redacted without being so).
-type preparedBatch struct{ *durable.Prepared }
-
 var _ ledger.Preparer = (*DB)(nil)
 
 // Prepare implements ledger.Preparer: the events redacted and identified,
 // their search documents built, on all cores and outside any transaction.
 func (db *DB) Prepare(b ledger.Batch) ledger.Batch {
-	b.Prepared = preparedBatch{durable.PrepareAhead(b.Events, func(p durable.Pending) any {
-		return tsvectorOf(ledger.CapContent(p.In.Content))
-	})}
-	return b
-}
-
-// preparedOf is b as Prepare made it, or prepared now (the documents are
-// then built at insert, only for events not stored yet).
-func preparedOf(b ledger.Batch) *durable.Prepared {
-	if p, ok := b.Prepared.(preparedBatch); ok && p.Prepared != nil {
-		return p.Prepared
-	}
-	return durable.PrepareAhead(b.Events, nil)
+	return prep.Batch(backendName, b, func(p durable.Pending) any { return tsvectorOf(ledger.CapContent(p.In.Content)) })
 }
 
 func (db *DB) appendTx(ctx context.Context, t *tx, b ledger.Batch, runID string, evs []durable.Pending, docs map[string]any, res *ledger.AppendResult) (string, error) {

@@ -20,8 +20,11 @@ import (
 	"github.com/ai-memory/ai-memory/ledger/durable"
 )
 
+// backendName is this backend's scheme, and its mark on a batch it prepared.
+const backendName = "postgres"
+
 func init() {
-	ledger.Register("postgres", driver{})
+	ledger.Register(backendName, driver{})
 	ledger.Register("postgresql", driver{})
 }
 

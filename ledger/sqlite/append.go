@@ -9,6 +9,7 @@ import (
 
 	"github.com/ai-memory/ai-memory/ledger"
 	"github.com/ai-memory/ai-memory/ledger/durable"
+	"github.com/ai-memory/ai-memory/ledger/internal/prep"
 )
 
 // Append adds a batch atomically and idempotently: events are redacted and
@@ -21,7 +22,7 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	if err != nil {
 		return ledger.AppendResult{}, err
 	}
-	pre := preparedOf(b)
+	pre := prep.Of(backendName, b)
 	if pre.Err != nil {
 		return ledger.AppendResult{}, pre.Err
 	}
@@ -41,28 +42,12 @@ func (db *DB) Append(ctx context.Context, b ledger.Batch) (ledger.AppendResult, 
 	return res, nil
 }
 
-// prepared is this backend's Batch.Prepared (a type no other package can
-// make, so a batch cannot claim to be redacted without being so).
-type prepared struct{ *durable.Prepared }
-
 var _ ledger.Preparer = (*DB)(nil)
 
 // Prepare implements ledger.Preparer: the events redacted and identified,
 // their texts packed, on all cores.
 func (db *DB) Prepare(b ledger.Batch) ledger.Batch {
-	b.Prepared = prepared{durable.PrepareAhead(b.Events, func(p durable.Pending) any {
-		return packText(ledger.CapContent(p.In.Content))
-	})}
-	return b
-}
-
-// preparedOf is b as Prepare made it, or prepared now (texts are then
-// packed at insert, only those of events not stored yet).
-func preparedOf(b ledger.Batch) *durable.Prepared {
-	if p, ok := b.Prepared.(prepared); ok && p.Prepared != nil {
-		return p.Prepared
-	}
-	return durable.PrepareAhead(b.Events, nil)
+	return prep.Batch(backendName, b, func(p durable.Pending) any { return packText(ledger.CapContent(p.In.Content)) })
 }
 
 // pending is an event ready to insert.

@@ -13,7 +13,10 @@ import (
 )
 
 // The SQLite backend is the default: a Location without a scheme.
-func init() { ledger.Register(ledger.DefaultScheme, driver{}) }
+// backendName is this backend's scheme, and its mark on a batch it prepared.
+const backendName = ledger.DefaultScheme
+
+func init() { ledger.Register(backendName, driver{}) }
 
 var _ ledger.Ledger = (*DB)(nil)
 var _ ledger.FileBacked = (*DB)(nil)
